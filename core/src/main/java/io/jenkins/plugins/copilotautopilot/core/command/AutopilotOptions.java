@@ -1,0 +1,343 @@
+package io.jenkins.plugins.copilotautopilot.core.command;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Everything that describes one autopilot task: the prompt, the model, the tool policy, credentials
+ * and limits. Immutable; build with {@link #builder(String)} and check with {@link #validate()}.
+ *
+ * <p>Names follow the CLI's own vocabulary ({@code maxAutopilotContinues}, {@code allowAllTools},
+ * {@code allowTools}, {@code denyTools}, {@code addDirs}). Secrets (the GitHub token, the provider's API
+ * key) never appear in {@link #toString()}.
+ */
+public final class AutopilotOptions {
+    /** Wall-clock limit unless set otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(60);
+    /** Longest time without any event unless set otherwise. */
+    public static final Duration DEFAULT_INACTIVITY_TIMEOUT = Duration.ofMinutes(10);
+    /** Linux refuses a single command-line argument longer than 128 KiB (MAX_ARG_STRLEN). */
+    public static final int MAX_PROMPT_BYTES = 128 * 1024 - 1;
+
+    static final Set<String> PROVIDER_TYPES = Set.of("openai", "azure", "anthropic");
+    static final Set<String> WIRE_APIS = Set.of("completions", "responses");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private final String prompt;
+    private final String model;
+    private final Integer maxAutopilotContinues;
+    private final boolean allowAllTools;
+    private final List<String> allowTools;
+    private final List<String> denyTools;
+    private final List<String> addDirs;
+    private final List<String> secretEnvVars;
+    private final String githubToken;
+    private final ProviderOptions provider;
+    private final Duration timeout;
+    private final Duration inactivityTimeout;
+
+    private AutopilotOptions(Builder b) {
+        this.prompt = b.prompt;
+        this.model = blankToNull(b.model);
+        this.maxAutopilotContinues = b.maxAutopilotContinues;
+        this.allowAllTools = b.allowAllTools;
+        this.allowTools = List.copyOf(b.allowTools);
+        this.denyTools = List.copyOf(b.denyTools);
+        this.addDirs = List.copyOf(b.addDirs);
+        this.secretEnvVars = List.copyOf(b.secretEnvVars);
+        this.githubToken = blankToNull(b.githubToken);
+        this.provider = b.provider;
+        this.timeout = b.timeout;
+        this.inactivityTimeout = b.inactivityTimeout;
+    }
+
+    public static Builder builder(String prompt) {
+        return new Builder(prompt);
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
+                .allowAllTools(allowAllTools).githubToken(githubToken).provider(provider)
+                .timeout(timeout).inactivityTimeout(inactivityTimeout);
+        allowTools.forEach(b::allowTool);
+        denyTools.forEach(b::denyTool);
+        addDirs.forEach(b::addDir);
+        secretEnvVars.forEach(b::secretEnvVar);
+        return b;
+    }
+
+    /** Every problem with these options, in words a user can act on; empty when they can run. */
+    public List<String> validate() {
+        List<String> problems = new ArrayList<>();
+        if (prompt == null || prompt.isBlank()) {
+            problems.add("The prompt is empty: give the agent a task.");
+        } else {
+            if (prompt.indexOf('\0') >= 0) {
+                problems.add("The prompt contains a NUL character, which cannot be passed to a program.");
+            }
+            int bytes = prompt.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_PROMPT_BYTES) {
+                problems.add("The prompt is " + bytes + " bytes long; the limit for one command-line argument is "
+                        + MAX_PROMPT_BYTES + " bytes.");
+            }
+        }
+        if (maxAutopilotContinues != null && maxAutopilotContinues < 0) {
+            problems.add("maxAutopilotContinues must be 0 or more, was " + maxAutopilotContinues + ".");
+        }
+        checkPositive(problems, "timeout", timeout);
+        checkPositive(problems, "inactivityTimeout", inactivityTimeout);
+        checkEntries(problems, "allowTools", allowTools);
+        checkEntries(problems, "denyTools", denyTools);
+        checkEntries(problems, "addDirs", addDirs);
+        for (String name : secretEnvVars) {
+            if (name == null || !ENV_NAME.matcher(name).matches()) {
+                problems.add("secretEnvVars: '" + name + "' is not an environment variable name.");
+            }
+        }
+        if (model != null && model.chars().anyMatch(c -> c < 0x20)) {
+            problems.add("model contains a control character.");
+        }
+        if (provider != null) {
+            checkProvider(problems);
+        }
+        return problems;
+    }
+
+    /** These options, or an {@link InvalidOptionsException} listing every problem. */
+    public AutopilotOptions validated() {
+        List<String> problems = validate();
+        if (!problems.isEmpty()) {
+            throw new InvalidOptionsException(problems);
+        }
+        return this;
+    }
+
+    private void checkProvider(List<String> problems) {
+        String url = provider.baseUrl();
+        if (url == null || url.isBlank()) {
+            problems.add("providerBaseUrl is empty: give the provider's endpoint, e.g. http://127.0.0.1:11434/v1.");
+        } else if (!isHttpUrl(url)) {
+            problems.add("providerBaseUrl must be an http:// or https:// URL, was '" + url + "'.");
+        }
+        if (provider.type() != null && !PROVIDER_TYPES.contains(provider.type().toLowerCase(Locale.ROOT))) {
+            problems.add("providerType must be one of openai, azure, anthropic; was '" + provider.type() + "'.");
+        }
+        if (provider.wireApi() != null && !WIRE_APIS.contains(provider.wireApi().toLowerCase(Locale.ROOT))) {
+            problems.add("providerWireApi must be completions or responses; was '" + provider.wireApi() + "'.");
+        }
+        if (model == null) {
+            problems.add("An own model provider (providerBaseUrl) needs a model: set model to the provider's model name.");
+        }
+    }
+
+    private static boolean isHttpUrl(String url) {
+        try {
+            URI uri = new URI(url.strip());
+            String scheme = uri.getScheme();
+            return scheme != null && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                    && uri.getHost() != null && !uri.getHost().isBlank();
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    private static void checkPositive(List<String> problems, String name, Duration value) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            problems.add(name + " must be positive, was " + value.toSeconds() + " seconds.");
+        }
+    }
+
+    private static void checkEntries(List<String> problems, String name, List<String> entries) {
+        for (int i = 0; i < entries.size(); i++) {
+            String entry = entries.get(i);
+            if (entry == null || entry.isBlank()) {
+                problems.add(name + ": entry " + (i + 1) + " is empty.");
+            } else if (entry.chars().anyMatch(c -> c < 0x20)) {
+                problems.add(name + ": entry " + (i + 1) + " contains a line break or control character.");
+            }
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    public String prompt() {
+        return prompt;
+    }
+
+    /** The model, or null for the CLI's default. With a provider, the provider's model name. */
+    public String model() {
+        return model;
+    }
+
+    /** How often the CLI may nudge the agent to continue, or null for the CLI's default (5). */
+    public Integer maxAutopilotContinues() {
+        return maxAutopilotContinues;
+    }
+
+    public boolean allowAllTools() {
+        return allowAllTools;
+    }
+
+    public List<String> allowTools() {
+        return allowTools;
+    }
+
+    public List<String> denyTools() {
+        return denyTools;
+    }
+
+    public List<String> addDirs() {
+        return addDirs;
+    }
+
+    /** Names of further environment variables whose values are secrets (masked, hidden from tools). */
+    public List<String> secretEnvVars() {
+        return secretEnvVars;
+    }
+
+    /** The GitHub token for GitHub-hosted models, or null. */
+    public String githubToken() {
+        return githubToken;
+    }
+
+    /** The own model provider, or null for GitHub-hosted models. */
+    public ProviderOptions provider() {
+        return provider;
+    }
+
+    /** Wall-clock limit, or null for none. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Longest time without an event, or null for none. */
+    public Duration inactivityTimeout() {
+        return inactivityTimeout;
+    }
+
+    /** The secret values these options carry (token, API key). */
+    public List<String> secretValues() {
+        return secretValues(java.util.Map.of());
+    }
+
+    /**
+     * The secret values these options carry, plus the values that the {@link #secretEnvVars()} have in
+     * the environment the CLI will inherit.
+     */
+    public List<String> secretValues(java.util.Map<String, String> inheritedEnvironment) {
+        List<String> values = new ArrayList<>();
+        for (String name : secretEnvVars) {
+            String value = inheritedEnvironment.get(name);
+            if (value != null && !value.isBlank()) {
+                values.add(value);
+            }
+        }
+        if (githubToken != null) {
+            values.add(githubToken);
+        }
+        if (provider != null && provider.apiKey() != null) {
+            values.add(provider.apiKey());
+        }
+        return values;
+    }
+
+    @Override
+    public String toString() {
+        return "AutopilotOptions[prompt=" + (prompt == null ? null : prompt.length() + " chars") + ", model=" + model
+                + ", maxAutopilotContinues=" + maxAutopilotContinues + ", allowAllTools=" + allowAllTools
+                + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
+                + ", secretEnvVars=" + secretEnvVars + ", githubToken=" + (githubToken == null ? "none" : "****")
+                + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout + "]";
+    }
+
+    /** Builds {@link AutopilotOptions}; every setter accepts null for "not set". */
+    public static final class Builder {
+        private final String prompt;
+        private String model;
+        private Integer maxAutopilotContinues;
+        private boolean allowAllTools;
+        private final List<String> allowTools = new ArrayList<>();
+        private final List<String> denyTools = new ArrayList<>();
+        private final List<String> addDirs = new ArrayList<>();
+        private final List<String> secretEnvVars = new ArrayList<>();
+        private String githubToken;
+        private ProviderOptions provider;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private Duration inactivityTimeout = DEFAULT_INACTIVITY_TIMEOUT;
+
+        private Builder(String prompt) {
+            this.prompt = prompt;
+        }
+
+        public Builder model(String value) {
+            this.model = value;
+            return this;
+        }
+
+        public Builder maxAutopilotContinues(Integer value) {
+            this.maxAutopilotContinues = value;
+            return this;
+        }
+
+        public Builder allowAllTools(boolean value) {
+            this.allowAllTools = value;
+            return this;
+        }
+
+        public Builder allowTool(String pattern) {
+            allowTools.add(pattern);
+            return this;
+        }
+
+        public Builder denyTool(String pattern) {
+            denyTools.add(pattern);
+            return this;
+        }
+
+        public Builder addDir(String dir) {
+            addDirs.add(dir);
+            return this;
+        }
+
+        public Builder secretEnvVar(String name) {
+            secretEnvVars.add(name);
+            return this;
+        }
+
+        public Builder githubToken(String value) {
+            this.githubToken = value;
+            return this;
+        }
+
+        public Builder provider(ProviderOptions value) {
+            this.provider = value;
+            return this;
+        }
+
+        /** Wall-clock limit; null for none. Defaults to {@link #DEFAULT_TIMEOUT}. */
+        public Builder timeout(Duration value) {
+            this.timeout = value;
+            return this;
+        }
+
+        /** Longest time without an event; null for none. Defaults to {@link #DEFAULT_INACTIVITY_TIMEOUT}. */
+        public Builder inactivityTimeout(Duration value) {
+            this.inactivityTimeout = value;
+            return this;
+        }
+
+        public AutopilotOptions build() {
+            return new AutopilotOptions(this);
+        }
+    }
+}

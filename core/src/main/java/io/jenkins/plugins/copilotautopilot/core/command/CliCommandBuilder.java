@@ -1,0 +1,94 @@
+package io.jenkins.plugins.copilotautopilot.core.command;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Builds the CLI invocation for one autopilot task from {@link AutopilotOptions}:
+ *
+ * <pre>copilot --prompt=TASK --autopilot --output-format json --no-ask-user --no-auto-update
+ *         [--max-autopilot-continues=N] [--model=M] [--allow-all-tools] [--allow-tool=P]... [--deny-tool=P]...
+ *         [--add-dir=D]... [--secret-env-vars=VAR,...]</pre>
+ *
+ * <p>Values are attached with {@code =} so that a prompt or pattern starting with {@code -} is never
+ * taken for a flag. Credentials go into the environment only: {@code COPILOT_GITHUB_TOKEN} for
+ * GitHub-hosted models, {@code COPILOT_PROVIDER_*} and {@code COPILOT_MODEL} for an own provider; their
+ * names are passed to {@code --secret-env-vars} so the CLI strips them from tool environments and
+ * redacts them as well. Each run gets its own {@code COPILOT_HOME}.
+ */
+public final class CliCommandBuilder {
+    public static final String GITHUB_TOKEN_VARIABLE = "COPILOT_GITHUB_TOKEN";
+    public static final String PROVIDER_API_KEY_VARIABLE = "COPILOT_PROVIDER_API_KEY";
+
+    private CliCommandBuilder() {
+    }
+
+    /**
+     * @param options          the task; validated here
+     * @param executable       the native CLI binary
+     * @param workingDirectory where the agent works (absolute path on the machine that runs the CLI)
+     * @param copilotHome      a private, empty folder for the CLI's state (absolute path on that machine)
+     * @throws InvalidOptionsException when the options cannot run
+     */
+    public static CliCommand build(AutopilotOptions options, CliExecutable executable, String workingDirectory,
+                                   String copilotHome) {
+        options.validated();
+        List<String> args = new ArrayList<>();
+        args.add("--prompt=" + options.prompt());
+        args.add("--autopilot");
+        args.add("--output-format");
+        args.add("json");
+        args.add("--no-ask-user");
+        args.add("--no-auto-update");
+        if (options.maxAutopilotContinues() != null) {
+            args.add("--max-autopilot-continues=" + options.maxAutopilotContinues());
+        }
+        ProviderOptions provider = options.provider();
+        if (options.model() != null && provider == null) {
+            args.add("--model=" + options.model());
+        }
+        if (options.allowAllTools()) {
+            args.add("--allow-all-tools");
+        }
+        options.allowTools().forEach(p -> args.add("--allow-tool=" + p.strip()));
+        options.denyTools().forEach(p -> args.add("--deny-tool=" + p.strip()));
+        options.addDirs().forEach(d -> args.add("--add-dir=" + d.strip()));
+
+        Map<String, String> env = new LinkedHashMap<>();
+        Set<String> secretNames = new LinkedHashSet<>();
+        env.put("COPILOT_HOME", copilotHome);
+        env.put("COPILOT_AUTO_UPDATE", "false");
+        if (options.githubToken() != null) {
+            env.put(GITHUB_TOKEN_VARIABLE, options.githubToken());
+            secretNames.add(GITHUB_TOKEN_VARIABLE);
+        }
+        if (provider != null) {
+            env.put("COPILOT_PROVIDER_BASE_URL", provider.baseUrl().strip());
+            if (provider.type() != null) {
+                env.put("COPILOT_PROVIDER_TYPE", provider.type().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (provider.apiKey() != null) {
+                env.put(PROVIDER_API_KEY_VARIABLE, provider.apiKey());
+                secretNames.add(PROVIDER_API_KEY_VARIABLE);
+            }
+            if (provider.wireApi() != null) {
+                env.put("COPILOT_PROVIDER_WIRE_API", provider.wireApi().toLowerCase(java.util.Locale.ROOT));
+            }
+            env.put("COPILOT_MODEL", options.model());
+            if (provider.offline()) {
+                env.put("COPILOT_OFFLINE", "true");
+            }
+        }
+        secretNames.addAll(options.secretEnvVars());
+        if (!secretNames.isEmpty()) {
+            args.add("--secret-env-vars=" + String.join(",", secretNames));
+        }
+        env.put(CliCommand.RUN_MARKER_VARIABLE, UUID.randomUUID().toString());
+        return new CliCommand(executable, args, env, workingDirectory, options);
+    }
+}

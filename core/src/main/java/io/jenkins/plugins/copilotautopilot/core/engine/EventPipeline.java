@@ -1,0 +1,60 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
+import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+
+/**
+ * One stdout line's way through the engine: parse, record in the journal, follow in the tracker (which
+ * tells the renderer). Stops taking lines once closed, so a late line can never change a decided outcome.
+ */
+final class EventPipeline implements LineAssembler.LineHandler {
+    private final EventParser parser = new EventParser();
+    private final SessionTracker tracker;
+    private final SafeJournal journal;
+    private volatile boolean resultSeen;
+    private volatile Integer reportedExitCode;
+    private boolean closed;
+
+    EventPipeline(SessionTracker tracker, SafeJournal journal) {
+        this.tracker = tracker;
+        this.journal = journal;
+    }
+
+    @Override
+    public synchronized void onLine(String line, long originalBytes, boolean truncated) {
+        if (closed) {
+            return;
+        }
+        StreamLine parsed = parser.parse(line, originalBytes, truncated);
+        if (parsed instanceof CliEvent event) {
+            journal.recordEvent(event);
+        } else {
+            journal.recordPlainOutput((PlainOutput) parsed);
+        }
+        tracker.accept(parsed);
+        if (parsed instanceof CliEvent event && "result".equals(event.type())) {
+            JsonNode exit = event.root().get("exitCode");
+            reportedExitCode = exit != null && exit.canConvertToInt() ? exit.asInt() : null;
+            resultSeen = true;
+        }
+    }
+
+    /** The exit code the CLI's result line reported, or null. */
+    Integer reportedExitCode() {
+        return reportedExitCode;
+    }
+
+    /** Whether the CLI's final {@code result} line has arrived. */
+    boolean resultSeen() {
+        return resultSeen;
+    }
+
+    synchronized void close() {
+        closed = true;
+    }
+}

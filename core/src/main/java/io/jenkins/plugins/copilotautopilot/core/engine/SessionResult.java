@@ -1,0 +1,62 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a finished run reports: the outcome and its reason, the agent's summary, and the numbers. All
+ * text is already masked.
+ *
+ * @param outcome         how it ended
+ * @param reason          one line saying why
+ * @param summary         the agent's {@code task_complete} summary, or null
+ * @param turns           turns taken
+ * @param toolCalls       tool calls made
+ * @param failedToolCalls tool calls that failed
+ * @param deniedToolCalls tool calls refused by the permission policy
+ * @param nudges          autopilot continuations
+ * @param premiumRequests premium requests used, or null when the CLI did not say
+ * @param durationMillis  wall-clock time of the run
+ * @param sessionId       the CLI's session id, or null
+ * @param exitCode        the CLI's exit code, or null when it never exited by itself
+ * @param model           the model used, when known
+ * @param linesAdded      lines added by the agent's edits (0 when unknown)
+ * @param linesRemoved    lines removed by the agent's edits (0 when unknown)
+ * @param filesModified   files modified by the agent's edits (0 when unknown)
+ */
+public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                            int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                            long durationMillis, String sessionId, Integer exitCode, String model,
+                            long linesAdded, long linesRemoved, int filesModified) {
+
+    public boolean completed() {
+        return outcome == Outcome.COMPLETED;
+    }
+
+    /**
+     * The result as a map of plain JDK values (String, Boolean, Integer, Long, Double, or null), e.g. for a
+     * Jenkins Pipeline step's return value.
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("completed", completed());
+        map.put("outcome", outcome.name());
+        map.put("summary", summary);
+        map.put("reason", reason);
+        map.put("turns", turns);
+        map.put("toolCalls", toolCalls);
+        map.put("failedToolCalls", failedToolCalls);
+        map.put("deniedToolCalls", deniedToolCalls);
+        map.put("nudges", nudges);
+        map.put("premiumRequests", premiumRequests);
+        map.put("durationMillis", durationMillis);
+        map.put("sessionId", sessionId);
+        map.put("exitCode", exitCode);
+        map.put("model", model);
+        map.put("linesAdded", linesAdded);
+        map.put("linesRemoved", linesRemoved);
+        map.put("filesModified", filesModified);
+        return map;
+    }
+}

@@ -1,0 +1,70 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
+import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * What the CLI writes on stderr: the first lines go to the log and the journal (a flood is cut off, with a
+ * note), the last few are kept to explain a failure.
+ */
+final class StderrCollector implements LineAssembler.LineHandler {
+    static final int MAX_LOGGED = 50;
+    static final int MAX_JOURNALED = 1000;
+    static final int TAIL = 5;
+
+    private final LogRenderer renderer;
+    private final SafeJournal journal;
+    private final Deque<String> tail = new ArrayDeque<>();
+    private String firstError;
+    private long lines;
+    private boolean closed;
+
+    StderrCollector(LogRenderer renderer, SafeJournal journal) {
+        this.renderer = renderer;
+        this.journal = journal;
+    }
+
+    @Override
+    public synchronized void onLine(String line, long originalBytes, boolean truncated) {
+        if (closed) {
+            return;
+        }
+        lines++;
+        if (lines <= MAX_LOGGED) {
+            renderer.stderr(line);
+        } else if (lines == MAX_LOGGED + 1) {
+            renderer.note("(more stderr output is not shown)");
+        }
+        if (lines <= MAX_JOURNALED) {
+            journal.recordStderr(line);
+        }
+        if (firstError == null && line.strip().startsWith("Error")) {
+            firstError = line.strip();
+        }
+        tail.addLast(line);
+        if (tail.size() > TAIL) {
+            tail.removeFirst();
+        }
+    }
+
+    /**
+     * What stderr says about a failure: the first {@code Error...} line when there is one, else the last
+     * lines joined; null when nothing was written.
+     */
+    synchronized String explanation() {
+        if (firstError != null) {
+            return firstError;
+        }
+        return tail.isEmpty() ? null : String.join(" | ", tail);
+    }
+
+    synchronized long lines() {
+        return lines;
+    }
+
+    synchronized void close() {
+        closed = true;
+    }
+}

@@ -1,0 +1,133 @@
+package io.jenkins.plugins.copilotautopilot.core.events;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Cuts a byte stream into lines as the bytes arrive, with bounded memory.
+ *
+ * <p>Bytes are decoded as UTF-8; invalid sequences become U+FFFD. A line longer than
+ * {@code maxLineBytes} is delivered truncated to that many bytes, flagged, with its real length, and
+ * the rest of it is dropped as it arrives. A trailing {@code \r} is removed. Blank lines are skipped.
+ * Closing the stream delivers a last line that had no line feed.
+ */
+public final class LineAssembler extends OutputStream {
+    /** Receives each line. */
+    @FunctionalInterface
+    public interface LineHandler {
+        /**
+         * @param line          the line, without its line break
+         * @param originalBytes the line's length in bytes before any truncation
+         * @param truncated     whether {@code line} holds only the first {@code maxLineBytes} bytes
+         */
+        void onLine(String line, long originalBytes, boolean truncated);
+    }
+
+    private static final int INITIAL_BUFFER = 8 * 1024;
+    private static final int KEEP_BUFFER = 64 * 1024;
+
+    private final LineHandler handler;
+    private final int maxLineBytes;
+    private byte[] buffer = new byte[INITIAL_BUFFER];
+    private int length;
+    private long lineBytes;
+    private boolean closed;
+
+    public LineAssembler(LineHandler handler, int maxLineBytes) {
+        if (maxLineBytes < 16) {
+            throw new IllegalArgumentException("maxLineBytes must be at least 16");
+        }
+        this.handler = handler;
+        this.maxLineBytes = maxLineBytes;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public synchronized void write(byte[] bytes, int offset, int count) {
+        if (closed) {
+            return;
+        }
+        int end = offset + count;
+        int start = offset;
+        for (int i = offset; i < end; i++) {
+            if (bytes[i] == '\n') {
+                append(bytes, start, i - start);
+                endLine();
+                start = i + 1;
+            }
+        }
+        append(bytes, start, end - start);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        if (lineBytes > 0) {
+            endLine();
+        }
+        closed = true;
+    }
+
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    private void append(byte[] bytes, int offset, int count) {
+        if (count <= 0) {
+            return;
+        }
+        lineBytes += count;
+        int room = maxLineBytes - length;
+        int take = Math.min(room, count);
+        if (take > 0) {
+            ensureCapacity(length + take);
+            System.arraycopy(bytes, offset, buffer, length, take);
+            length += take;
+        }
+    }
+
+    private void ensureCapacity(int needed) {
+        if (needed > buffer.length) {
+            int size = buffer.length;
+            while (size < needed) {
+                size = Math.min(maxLineBytes, size * 2);
+            }
+            buffer = Arrays.copyOf(buffer, size);
+        }
+    }
+
+    private void endLine() {
+        boolean truncated = lineBytes > length;
+        int usable = length;
+        if (!truncated && usable > 0 && buffer[usable - 1] == '\r') {
+            usable--;
+        }
+        long original = lineBytes;
+        String line = isBlank(usable) ? null : new String(buffer, 0, usable, StandardCharsets.UTF_8);
+        length = 0;
+        lineBytes = 0;
+        if (buffer.length > KEEP_BUFFER) {
+            buffer = new byte[INITIAL_BUFFER];
+        }
+        if (line != null) {
+            handler.onLine(line, original, truncated);
+        }
+    }
+
+    private boolean isBlank(int usable) {
+        for (int i = 0; i < usable; i++) {
+            byte b = buffer[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+}

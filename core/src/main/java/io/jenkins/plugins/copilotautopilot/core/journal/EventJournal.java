@@ -1,0 +1,162 @@
+package io.jenkins.plugins.copilotautopilot.core.journal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+
+/**
+ * The recorded session: every line the CLI printed on stdout, ephemeral events included, one JSON object
+ * per line, with secrets masked. Event lines are kept as the CLI wrote them; everything else is wrapped
+ * in records of our own, whose types start with {@value #OWN_TYPE_PREFIX}:
+ * <ul>
+ *   <li>{@code autopilot.run_started}: what was run (first line)</li>
+ *   <li>{@code autopilot.cli_output}: a stdout line that was not an event, or an event line too long to keep</li>
+ *   <li>{@code autopilot.stderr}: a line the CLI wrote on stderr</li>
+ *   <li>{@code autopilot.run_finished}: the outcome (last line)</li>
+ * </ul>
+ */
+public final class EventJournal implements Closeable {
+    public static final String OWN_TYPE_PREFIX = "autopilot.";
+    public static final String RUN_STARTED = "autopilot.run_started";
+    public static final String CLI_OUTPUT = "autopilot.cli_output";
+    public static final String STDERR = "autopilot.stderr";
+    public static final String RUN_FINISHED = "autopilot.run_finished";
+    /** Longest excerpt kept of a line that was too long to read. */
+    static final int TRUNCATED_EXCERPT = 4096;
+
+    private static final ObjectMapper MAPPER = EventParser.mapper();
+
+    private final Writer out;
+    private final SecretMasker masker;
+    private long lines;
+    private boolean closed;
+
+    public EventJournal(OutputStream stream, SecretMasker masker) {
+        this.out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 64 * 1024);
+        this.masker = masker;
+    }
+
+    /** A journal written to {@code file} (created, or replaced). */
+    public static EventJournal toFile(Path file, SecretMasker masker) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return new EventJournal(Files.newOutputStream(file), masker);
+    }
+
+    public void recordEvent(CliEvent event) {
+        String masked = masker.mask(event.raw());
+        if (masked != event.raw() && !isJson(masked)) {
+            // a mask cut through an escape sequence: keep the text, as our own record
+            recordOwn(CLI_OUTPUT, data().put("text", masked).put("eventType", event.type()));
+            return;
+        }
+        writeLine(masked);
+    }
+
+    public void recordPlainOutput(PlainOutput line) {
+        ObjectNode record = data();
+        if (line.truncated()) {
+            record.put("truncated", true).put("bytes", line.originalBytes())
+                    .put("text", line.raw().length() > TRUNCATED_EXCERPT ? line.raw().substring(0, TRUNCATED_EXCERPT) : line.raw());
+            if (line.eventType() != null) {
+                record.put("eventType", line.eventType());
+            }
+        } else {
+            record.put("text", line.raw());
+        }
+        recordOwn(CLI_OUTPUT, record);
+    }
+
+    public void recordStderr(String line) {
+        recordOwn(STDERR, data().put("text", line));
+    }
+
+    /** Writes one of our own records; {@code data} is masked like everything else. */
+    public void recordOwn(String type, JsonNode data) {
+        ObjectNode record = MAPPER.createObjectNode();
+        record.put("type", type);
+        record.set("data", data);
+        record.put("timestamp", Instant.now().toString());
+        writeRaw(record);
+    }
+
+    public synchronized long lines() {
+        return lines;
+    }
+
+    public synchronized void flush() {
+        if (closed) {
+            return;
+        }
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            out.close();
+        }
+    }
+
+    private static ObjectNode data() {
+        return MAPPER.createObjectNode();
+    }
+
+    private void writeRaw(ObjectNode record) {
+        String json;
+        try {
+            json = MAPPER.writeValueAsString(record);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String masked = masker.mask(json);
+        if (masked != json && !isJson(masked)) {
+            masked = "{\"type\":\"" + CLI_OUTPUT + "\",\"data\":{\"text\":\"" + SecretMasker.MASK + "\"}}";
+        }
+        writeLine(masked);
+    }
+
+    private synchronized void writeLine(String line) {
+        if (closed) {
+            return;
+        }
+        try {
+            out.write(line);
+            out.write('\n');
+            lines++;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean isJson(String line) {
+        try {
+            MAPPER.readTree(line);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.jenkins.plugins.copilotautopilot.core.mask;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Replaces secret values with {@value #MASK} in any text: the live log, the journal, the summary,
+ * error messages.
+ *
+ * <p>Each secret is looked for in several spellings: literal, JSON-escaped, URL-encoded and base64
+ * (standard and URL-safe alphabets, at the three possible byte alignments, so that a token inside a
+ * longer base64 blob such as {@code user:token} is found too). A secret split across lines — by a
+ * real line break or by a JSON {@code \n} escape — is found as well: the search runs over the text
+ * with line breaks taken out and maps each hit back onto the original text.
+ *
+ * <p>Values shorter than {@value #MIN_SECRET_LENGTH} characters are not masked: they are not real
+ * credentials and masking them would mangle ordinary output.
+ */
+public final class SecretMasker {
+    public static final String MASK = "****";
+    public static final int MIN_SECRET_LENGTH = 4;
+
+    private static final SecretMasker NONE = new SecretMasker(List.of());
+
+    /** Spellings to search for, longest first so that a longer spelling wins over its prefix. */
+    private final String[] patterns;
+    private final List<String> secrets;
+
+    private SecretMasker(List<String> secrets) {
+        this.secrets = List.copyOf(secrets);
+        Set<String> spellings = new LinkedHashSet<>();
+        for (String secret : secrets) {
+            spellings.addAll(SecretSpellings.of(secret));
+        }
+        List<String> sorted = new ArrayList<>(spellings);
+        sorted.removeIf(s -> s.length() < MIN_SECRET_LENGTH);
+        sorted.sort(Comparator.comparingInt(String::length).reversed());
+        this.patterns = sorted.toArray(new String[0]);
+    }
+
+    public static SecretMasker none() {
+        return NONE;
+    }
+
+    /** A masker for the given values; nulls, blanks and too-short values are ignored. */
+    public static SecretMasker of(Collection<String> secretValues) {
+        List<String> usable = new ArrayList<>();
+        for (String value : secretValues) {
+            if (value != null && value.strip().length() >= MIN_SECRET_LENGTH && !usable.contains(value)) {
+                usable.add(value);
+            }
+        }
+        return usable.isEmpty() ? NONE : new SecretMasker(usable);
+    }
+
+    /** A masker that knows these secrets and also {@code more}. */
+    public SecretMasker with(Collection<String> more) {
+        List<String> all = new ArrayList<>(secrets);
+        all.addAll(more);
+        return of(all);
+    }
+
+    public boolean isEmpty() {
+        return patterns.length == 0;
+    }
+
+    /** The text with every secret spelling replaced; the same instance when nothing matched. */
+    public String mask(String text) {
+        if (text == null || patterns.length == 0 || text.isEmpty()) {
+            return text;
+        }
+        if (LineBreaks.containsAny(text)) {
+            return maskAcrossLineBreaks(text);
+        }
+        return maskDirect(text);
+    }
+
+    /** Whether {@link #mask} would change the text. */
+    public boolean containsSecret(String text) {
+        return text != null && !mask(text).equals(text);
+    }
+
+    private String maskDirect(String text) {
+        Ranges hits = null;
+        for (String pattern : patterns) {
+            int from = 0;
+            int at;
+            while ((at = text.indexOf(pattern, from)) >= 0) {
+                if (hits == null) {
+                    hits = new Ranges();
+                }
+                hits.add(at, at + pattern.length());
+                from = at + pattern.length();
+            }
+        }
+        return hits == null ? text : hits.replaceIn(text, MASK);
+    }
+
+    private String maskAcrossLineBreaks(String text) {
+        LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
+        String flat = squeezed.text();
+        Ranges hits = null;
+        for (String pattern : patterns) {
+            int from = 0;
+            int at;
+            while ((at = flat.indexOf(pattern, from)) >= 0) {
+                if (hits == null) {
+                    hits = new Ranges();
+                }
+                hits.add(squeezed.originalStart(at), squeezed.originalEnd(at + pattern.length()));
+                from = at + pattern.length();
+            }
+        }
+        return hits == null ? text : hits.replaceIn(text, MASK);
+    }
+
+    /** The spellings of one secret that may appear in CLI output. */
+    static final class SecretSpellings {
+        private SecretSpellings() {
+        }
+
+        static Set<String> of(String secret) {
+            Set<String> out = new LinkedHashSet<>();
+            out.add(secret);
+            out.add(JsonEscapes.escape(secret, false));
+            out.add(JsonEscapes.escape(secret, true));
+            out.add(JsonEscapes.escape(secret, false).replace("/", "\\/"));
+            out.add(java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8));
+            out.add(java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8).replace("+", "%20"));
+            byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
+            for (int offset = 0; offset < 3; offset++) {
+                String core = base64Core(bytes, offset);
+                out.add(core);
+                out.add(core.replace('+', '-').replace('/', '_'));
+            }
+            return out;
+        }
+
+        /**
+         * The base64 characters that depend only on the secret's bytes when the secret starts
+         * {@code offset} bytes into the encoded data.
+         */
+        static String base64Core(byte[] secret, int offset) {
+            byte[] data = new byte[offset + secret.length];
+            System.arraycopy(secret, 0, data, offset, secret.length);
+            String encoded = Base64.getEncoder().withoutPadding().encodeToString(data);
+            int start = (offset * 8 + 5) / 6;
+            int end = (data.length * 8) / 6;
+            return start < end ? encoded.substring(start, end) : "";
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.jenkins.plugins.copilotautopilot.core.outcome;
+
+/** How an autopilot task ended. Exactly one per run. */
+public enum Outcome {
+    /** The agent called {@code task_complete} with a summary and did not report failure. */
+    COMPLETED(0),
+    /** The session ended normally but without a completed task (e.g. the continuation cap was reached). */
+    INCOMPLETE(2),
+    /** A model error, a non-zero exit, a crash, a missing CLI, or output that ended without a result. */
+    FAILED(1),
+    /** The wall-clock limit was reached; the CLI was stopped. */
+    TIMED_OUT(124),
+    /** No event arrived for the inactivity limit; the CLI was stopped. */
+    STALLED(124),
+    /** Interrupted by the user (Ctrl-C, a build abort); the CLI was stopped. */
+    ABORTED(130);
+
+    private final int exitCode;
+
+    Outcome(int exitCode) {
+        this.exitCode = exitCode;
+    }
+
+    /** The standalone runner's exit code for this outcome. */
+    public int exitCode() {
+        return exitCode;
+    }
+}

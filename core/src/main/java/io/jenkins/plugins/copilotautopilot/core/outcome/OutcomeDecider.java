@@ -1,0 +1,88 @@
+package io.jenkins.plugins.copilotautopilot.core.outcome;
+
+import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.text.Durations;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+
+/**
+ * Decides the {@link Outcome} of a run from what the session showed and how the process ended.
+ *
+ * <p>Order matters: a stop we caused (abort, timeout, stall) wins over anything the stream said; then
+ * a launch failure; then model errors, a failing exit code and a missing result line (FAILED); only a
+ * clean end is judged on {@code session.task_complete}: COMPLETED with a non-blank summary and
+ * {@code success} not false, INCOMPLETE otherwise.
+ */
+public final class OutcomeDecider {
+    private static final int MAX_DETAIL = 300;
+
+    private OutcomeDecider() {
+    }
+
+    public static SessionOutcome decide(SessionState state, ProcessEnd end) {
+        String activity = end.activity() != null ? end.activity() : state.activity();
+        switch (end.termination()) {
+            case ABORTED:
+                return new SessionOutcome(Outcome.ABORTED, "Aborted " + activity + "; the Copilot CLI was stopped.");
+            case TIMED_OUT:
+                return new SessionOutcome(Outcome.TIMED_OUT, "Timed out after " + Durations.describe(end.limit())
+                        + " (the wall-clock limit) " + activity + "; the Copilot CLI was stopped.");
+            case STALLED:
+                return new SessionOutcome(Outcome.STALLED, "No event from the Copilot CLI for "
+                        + Durations.describe(end.limit()) + " (the inactivity limit) " + activity
+                        + "; the Copilot CLI was stopped.");
+            case LAUNCH_FAILED:
+                return new SessionOutcome(Outcome.FAILED, "Could not start the Copilot CLI: " + end.detail());
+            case EXITED:
+            default:
+                return decideExited(state, end);
+        }
+    }
+
+    private static SessionOutcome decideExited(SessionState state, ProcessEnd end) {
+        if (state.firstError() != null) {
+            return new SessionOutcome(Outcome.FAILED, "The session failed with a " + state.firstError().describe());
+        }
+        Integer exit = end.exitCode();
+        if (exit != null && exit != 0) {
+            return new SessionOutcome(Outcome.FAILED, describeExit(exit) + lastWords(end.detail()));
+        }
+        if (state.result() == null) {
+            return new SessionOutcome(Outcome.FAILED, "The Copilot CLI output ended without a result line (exit code "
+                    + exit + ", " + state.events() + " events)" + lastWords(end.detail()));
+        }
+        if (state.taskCompleteSeen()) {
+            if (Texts.isBlank(state.taskSummary())) {
+                return new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete without a summary.");
+            }
+            if (Boolean.FALSE.equals(state.taskSuccess())) {
+                return new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete but the task was not accepted as successful.");
+            }
+            return new SessionOutcome(Outcome.COMPLETED, "The agent called task_complete after " + plural(state.turns(), "turn") + ".");
+        }
+        if ("cap_reached".equals(state.autopilotStopReason())) {
+            return new SessionOutcome(Outcome.INCOMPLETE, "The agent stopped without calling task_complete after "
+                    + plural(state.nudges(), "autopilot continuation") + " (the maxAutopilotContinues limit).");
+        }
+        String reason = state.autopilotStopReason() == null ? "" : " (autopilot stop reason: " + state.autopilotStopReason() + ")";
+        return new SessionOutcome(Outcome.INCOMPLETE, "The session ended without task_complete after "
+                + plural(state.turns(), "turn") + reason + ".");
+    }
+
+    private static String describeExit(int exit) {
+        if (exit > 128 && exit < 160) {
+            return "The Copilot CLI was killed by signal " + (exit - 128) + " (exit code " + exit + ")";
+        }
+        return "The Copilot CLI exited with code " + exit;
+    }
+
+    private static String lastWords(String stderr) {
+        if (Texts.isBlank(stderr)) {
+            return ".";
+        }
+        return ": " + Texts.truncate(Texts.oneLine(stderr), MAX_DETAIL);
+    }
+
+    static String plural(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+}

@@ -1,0 +1,48 @@
+package io.jenkins.plugins.copilotautopilot.core.outcome;
+
+import java.time.Duration;
+
+/**
+ * How the CLI process ended, as the engine saw it.
+ *
+ * @param termination why it ended
+ * @param exitCode    its exit code, or null when unknown (never started, or killed before reporting)
+ * @param limit       the limit that was hit for {@link Termination#TIMED_OUT} and {@link Termination#STALLED}
+ * @param detail      the launch error, or the last lines the CLI wrote to stderr; may be null
+ * @param outputEnded whether its standard output reached end of file
+ * @param activity    what the session was doing when we stopped it (abort, timeout, stall), else null
+ */
+public record ProcessEnd(Termination termination, Integer exitCode, Duration limit, String detail,
+                         boolean outputEnded, String activity) {
+    /** Why the process ended. */
+    public enum Termination {
+        /** It exited by itself. */
+        EXITED,
+        /** It could not be started. */
+        LAUNCH_FAILED,
+        /** Stopped at the wall-clock limit. */
+        TIMED_OUT,
+        /** Stopped after the inactivity limit. */
+        STALLED,
+        /** Stopped on request. */
+        ABORTED
+    }
+
+    public static ProcessEnd exited(int exitCode, String stderrTail, boolean outputEnded) {
+        return new ProcessEnd(Termination.EXITED, exitCode, null, stderrTail, outputEnded, null);
+    }
+
+    /** Stopped by us, with what the session was doing at that moment. */
+    public static ProcessEnd stopped(Termination why, Integer exitCode, Duration limit, String activity) {
+        return new ProcessEnd(why, exitCode, limit, null, false, activity);
+    }
+
+    /** The same end, with the stderr tail and the end-of-output flag filled in. */
+    public ProcessEnd with(String stderrTail, boolean ended) {
+        return new ProcessEnd(termination, exitCode, limit, termination == Termination.EXITED ? stderrTail : detail, ended, activity);
+    }
+
+    public static ProcessEnd launchFailed(String message) {
+        return new ProcessEnd(Termination.LAUNCH_FAILED, null, null, message, false, null);
+    }
+}

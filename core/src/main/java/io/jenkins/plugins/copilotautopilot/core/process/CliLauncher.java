@@ -1,0 +1,17 @@
+package io.jenkins.plugins.copilotautopilot.core.process;
+
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * Starts the CLI somewhere: on this machine ({@link LocalCliLauncher}) or on a Jenkins agent (the
+ * plugin's launcher). The process's stdout and stderr must be copied into the given streams as they
+ * arrive, and each stream closed when the process's side of it ends.
+ */
+public interface CliLauncher {
+    /**
+     * @throws IOException when the process cannot be started (the message says why)
+     */
+    RunningCli launch(CliCommand command, OutputStream stdout, OutputStream stderr) throws IOException;
+}

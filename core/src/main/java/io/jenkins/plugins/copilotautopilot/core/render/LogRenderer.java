@@ -1,0 +1,237 @@
+package io.jenkins.plugins.copilotautopilot.core.render;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
+import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
+import io.jenkins.plugins.copilotautopilot.core.session.Turn;
+import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
+import io.jenkins.plugins.copilotautopilot.core.text.Durations;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+import java.time.Duration;
+
+/**
+ * The live log of a session: one line per meaningful event, written and flushed as it happens, and a
+ * closing block. Serves the terminal runner and the Jenkins build log alike.
+ *
+ * <pre>
+ * [copilot] Turn 1
+ * [copilot]   I'll create the file.
+ * [copilot]   &gt; bash: echo hello &gt; hello.txt
+ * [copilot]   &lt; bash ok (0.1s)
+ * </pre>
+ *
+ * <p>Deltas, background-task notices and other noise are not printed. Agent text is untrusted: secrets
+ * are masked over whole messages (so a secret split across lines is caught) and control characters are
+ * neutralised before anything is written.
+ */
+public final class LogRenderer implements SessionListener {
+    public static final String PREFIX = "[copilot] ";
+    /** Longest assistant message printed, in characters. */
+    static final int MAX_MESSAGE = 20_000;
+    /** Longest single line of CLI output or error printed, in characters. */
+    static final int MAX_LINE = 1_000;
+    private static final String INDENT = "  ";
+    private static final String RULE = "-".repeat(72);
+
+    private final LogSink sink;
+    private final SecretMasker masker;
+
+    public LogRenderer(LogSink sink, SecretMasker masker) {
+        this.sink = sink;
+        this.masker = masker;
+    }
+
+    /** The lines before the CLI starts: what runs, where, with which policy. */
+    public void header(CliCommand command) {
+        AutopilotOptions options = command.options();
+        String version = command.executable().version() == null ? "" : " " + command.executable().version();
+        line("Copilot CLI" + version + " (" + command.executable().path() + ") in " + command.workingDirectory());
+        StringBuilder policy = new StringBuilder("Model: ").append(options.model() == null ? "CLI default" : options.model());
+        if (options.provider() != null) {
+            policy.append(" via ").append(options.provider().baseUrl()).append(options.provider().offline() ? " (offline)" : "");
+        }
+        policy.append(" | autopilot continuations: ")
+                .append(options.maxAutopilotContinues() == null ? "CLI default" : "at most " + options.maxAutopilotContinues());
+        policy.append(" | limits: ").append(limit(options.timeout())).append(" wall clock, ")
+                .append(limit(options.inactivityTimeout())).append(" without events");
+        line(policy.toString());
+        line("Tools: " + toolPolicy(options));
+        if (options.allowAllTools()) {
+            line("WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
+        }
+    }
+
+    private static String limit(Duration d) {
+        return d == null ? "no limit" : Durations.describe(d);
+    }
+
+    private static String toolPolicy(AutopilotOptions options) {
+        StringBuilder out = new StringBuilder(options.allowAllTools() ? "all allowed" : "CLI defaults (no writes, most shell commands denied)");
+        if (!options.allowTools().isEmpty()) {
+            out.append(", allowed ").append(String.join(" ", options.allowTools()));
+        }
+        if (!options.denyTools().isEmpty()) {
+            out.append(", denied ").append(String.join(" ", options.denyTools()));
+        }
+        return out.toString();
+    }
+
+    @Override
+    public void onTurnStarted(Turn turn) {
+        line("Turn " + turn.number());
+    }
+
+    @Override
+    public void onAssistantMessage(Turn turn, String content) {
+        block(INDENT, Texts.truncate(content.strip(), MAX_MESSAGE));
+    }
+
+    @Override
+    public void onToolStarted(ToolCall call) {
+        if (isTaskComplete(call)) {
+            return;
+        }
+        String args = call.argumentSummary().isEmpty() ? "" : ": " + call.argumentSummary();
+        line(INDENT + "> " + call.name() + args);
+    }
+
+    @Override
+    public void onToolCompleted(ToolCall call) {
+        if (isTaskComplete(call) && call.status() == ToolStatus.SUCCEEDED) {
+            return;
+        }
+        String took = call.duration() == null ? "" : " (" + Durations.describe(call.duration()) + ")";
+        String error = Texts.truncate(Texts.oneLine(call.error()), MAX_LINE);
+        String result = switch (call.status()) {
+            case SUCCEEDED -> "ok" + took;
+            case DENIED -> "DENIED" + took + ": " + error;
+            case FAILED -> "FAILED" + took + ": " + error;
+            case RUNNING -> "still running";
+        };
+        line(INDENT + "< " + call.name() + " " + result);
+    }
+
+    @Override
+    public void onNudge(int nudgeNumber) {
+        line("Autopilot continuation " + nudgeNumber + ": the agent stopped without task_complete; the CLI asks it to go on");
+    }
+
+    @Override
+    public void onTaskComplete(String summary, Boolean success) {
+        String state = Boolean.FALSE.equals(success) ? "Task complete (not accepted as successful): " : "Task complete: ";
+        block(INDENT + state, Texts.isBlank(summary) ? "(no summary)" : Texts.truncate(summary.strip(), MAX_MESSAGE));
+    }
+
+    @Override
+    public void onSessionError(SessionError error) {
+        line("ERROR: " + Texts.truncate(Texts.oneLine(error.describe()), MAX_LINE));
+    }
+
+    @Override
+    public void onWarning(String warningType, String message) {
+        line("WARNING" + (warningType == null ? "" : " (" + warningType + ")") + ": " + Texts.truncate(Texts.oneLine(message), MAX_LINE));
+    }
+
+    @Override
+    public void onInfo(String infoType, String message) {
+        if (!Texts.isBlank(message)) {
+            line("info: " + Texts.truncate(Texts.oneLine(message), MAX_LINE));
+        }
+    }
+
+    @Override
+    public void onAutopilotStopped(String reason) {
+        if (reason != null && !"task_complete".equals(reason)) {
+            line("Autopilot stopped: " + reason);
+        }
+    }
+
+    @Override
+    public void onResult(ResultInfo result) {
+        // reported in the closing block
+    }
+
+    @Override
+    public void onPlainOutput(PlainOutput plain) {
+        if (plain.truncated()) {
+            line("(a " + (plain.eventType() == null ? "" : plain.eventType() + " ") + "line of " + plain.originalBytes()
+                    + " bytes was too long to read; its beginning is in the journal)");
+        } else {
+            line("cli: " + Texts.truncate(plain.raw(), MAX_LINE));
+        }
+    }
+
+    /** A line the CLI wrote on stderr. */
+    public void stderr(String text) {
+        line("stderr: " + Texts.truncate(text, MAX_LINE));
+    }
+
+    /** A line from the engine itself (not from the CLI). */
+    public void note(String text) {
+        block("", text);
+    }
+
+    /** The closing block: outcome, reason, summary and the numbers. */
+    public void closing(SessionOutcome outcome, SessionState state, Duration duration) {
+        line(RULE);
+        block("", outcome.outcome() + ": " + outcome.reason());
+        if (!Texts.isBlank(state.taskSummary())) {
+            block("Summary: ", Texts.truncate(state.taskSummary().strip(), MAX_MESSAGE));
+        }
+        ResultInfo result = state.result();
+        StringBuilder numbers = new StringBuilder()
+                .append(count(state.turns(), "turn")).append(" | ")
+                .append(count(state.toolCalls(), "tool call"))
+                .append(" (").append(state.failedToolCalls()).append(" failed, ").append(state.deniedToolCalls()).append(" denied)")
+                .append(" | ").append(count(state.nudges(), "continuation"))
+                .append(" | premium requests: ").append(result == null || result.premiumRequests() == null ? "unknown" : Texts.number(result.premiumRequests()))
+                .append(" | ").append(Durations.describe(duration));
+        line(numbers.toString());
+        if (state.inputTokens() != null || state.outputTokens() != null) {
+            line("Tokens: " + nullToZero(state.inputTokens()) + " in, " + nullToZero(state.outputTokens()) + " out");
+        }
+        if (result != null) {
+            line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode() + " | code changes: +"
+                    + result.linesAdded() + " -" + result.linesRemoved() + " in " + count(result.filesModified(), "file"));
+        }
+    }
+
+    private static long nullToZero(Long value) {
+        return value == null ? 0 : value;
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static boolean isTaskComplete(ToolCall call) {
+        return "task_complete".equals(call.name());
+    }
+
+    /** Text that may span lines: masked as a whole, then written line by line under {@code lead}. */
+    private void block(String lead, String text) {
+        String safe = ConsoleText.clean(masker.mask(text)).replace("\r\n", "\n").replace('\r', '\n');
+        String[] lines = safe.split("\n");
+        String continuation = " ".repeat(Math.min(lead.length(), 12));
+        for (int i = 0; i < lines.length; i++) {
+            emit((i == 0 ? lead : continuation) + lines[i]);
+        }
+    }
+
+    /** One line: masked, cleaned, never containing a line break. */
+    private void line(String text) {
+        emit(Texts.singleLine(ConsoleText.clean(masker.mask(text))));
+    }
+
+    private void emit(String text) {
+        sink.println(PREFIX + masker.mask(text));
+    }
+}

@@ -1,0 +1,167 @@
+package io.jenkins.plugins.copilotautopilot.core.runner;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
+import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The standalone runner: one autopilot task from a terminal, with the same engine the Jenkins plugin uses.
+ * Exit code: 0 COMPLETED, 2 INCOMPLETE, 1 FAILED, 124 TIMED_OUT/STALLED, 130 ABORTED, 64 bad arguments.
+ * Ctrl-C stops the CLI and everything it started.
+ */
+public final class RunnerMain {
+    public static final int EXIT_USAGE = 64;
+    static final String NAME = "copilot-autopilot";
+    private static final String HOW_TO_SET_CLI = "--copilot or COPILOT_CLI";
+
+    private final Map<String, String> env;
+    private final InputStream stdin;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean installShutdownHook;
+
+    RunnerMain(Map<String, String> env, InputStream stdin, PrintStream out, PrintStream err, boolean installShutdownHook) {
+        this.env = env;
+        this.stdin = stdin;
+        this.out = out;
+        this.err = err;
+        this.installShutdownHook = installShutdownHook;
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        int code = new RunnerMain(System.getenv(), System.in, out, err, true).run(args);
+        out.flush();
+        System.exit(code);
+    }
+
+    int run(String[] args) {
+        RunnerArguments.Parsed parsed;
+        try {
+            parsed = RunnerArguments.parse(args, env, stdin);
+        } catch (RunnerArguments.UsageException e) {
+            err.println(NAME + ": " + e.getMessage() + " (see --help)");
+            return EXIT_USAGE;
+        }
+        if (parsed.help()) {
+            out.println(RunnerArguments.USAGE);
+            return 0;
+        }
+        AutopilotOptions options = parsed.options();
+        List<String> problems = options.validate();
+        if (!problems.isEmpty()) {
+            err.println(NAME + ": " + String.join(" ", problems));
+            return EXIT_USAGE;
+        }
+        if (options.githubToken() == null && options.provider() == null) {
+            err.println(NAME + ": no credentials for the Copilot CLI: set COPILOT_GITHUB_TOKEN to a fine-grained GitHub token"
+                    + " with the \"Copilot Requests\" permission, or use your own model provider with --provider-base-url"
+                    + " (COPILOT_PROVIDER_BASE_URL) and --model (COPILOT_MODEL).");
+            return 1;
+        }
+        Path workDir = Path.of(parsed.workingDirectory() == null ? "." : parsed.workingDirectory()).toAbsolutePath().normalize();
+        if (!Files.isDirectory(workDir)) {
+            err.println(NAME + ": the working directory " + workDir + " does not exist (--dir).");
+            return EXIT_USAGE;
+        }
+        CliExecutable cli;
+        try {
+            cli = new CliLocator().locate(parsed.copilotPath(), env.get("PATH"), HOW_TO_SET_CLI);
+        } catch (CliNotFoundException e) {
+            err.println(NAME + ": " + e.getMessage());
+            return 1;
+        }
+        Path copilotHome;
+        OutputStream journal;
+        try {
+            copilotHome = Files.createTempDirectory("copilot-autopilot-home-");
+            journal = parsed.journal() == null ? null : openJournal(parsed.journal());
+        } catch (IOException e) {
+            err.println(NAME + ": " + e.getMessage());
+            return 1;
+        }
+        try {
+            CliCommand command = CliCommandBuilder.build(options, cli, workDir.toString(), copilotHome.toString());
+            AutopilotEngine.Builder engine = AutopilotEngine.builder(new PrintStreamLogSink(out));
+            if (journal != null) {
+                engine.journalTo(journal);
+            }
+            return runWithCtrlC(engine.build(), command);
+        } finally {
+            deleteQuietly(copilotHome);
+        }
+    }
+
+    private int runWithCtrlC(AutopilotEngine engine, CliCommand command) {
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            engine.abort();
+            try {
+                finished.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, NAME + "-shutdown");
+        if (installShutdownHook) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+        try {
+            SessionResult result = engine.run(command, new LocalCliLauncher());
+            return result.outcome().exitCode();
+        } finally {
+            finished.countDown();
+            if (installShutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // Ctrl-C: the hook is running and waits for us
+                }
+            }
+        }
+    }
+
+    private static OutputStream openJournal(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return Files.newOutputStream(file);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: a temp folder
+                }
+            });
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.jenkins.plugins.copilotautopilot.core.session;
+
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+
+/**
+ * What happens in a session, as the {@link SessionTracker} understands it. The log renderer and the
+ * session report both listen here. Callbacks arrive in stream order on one thread.
+ */
+public interface SessionListener {
+    default void onTurnStarted(Turn turn) {
+    }
+
+    default void onTurnEnded(Turn turn) {
+    }
+
+    /** A complete assistant message with text (messages that only carry tool requests are skipped). */
+    default void onAssistantMessage(Turn turn, String content) {
+    }
+
+    default void onToolStarted(ToolCall call) {
+    }
+
+    default void onToolCompleted(ToolCall call) {
+    }
+
+    /** The CLI nudged the agent to continue because it stopped without {@code task_complete}. */
+    default void onNudge(int nudgeNumber) {
+    }
+
+    default void onTaskComplete(String summary, Boolean success) {
+    }
+
+    default void onSessionError(SessionError error) {
+    }
+
+    /** A {@code session.warning}. */
+    default void onWarning(String warningType, String message) {
+    }
+
+    /** A {@code session.info}, e.g. the CLI retrying a failed model request. */
+    default void onInfo(String infoType, String message) {
+    }
+
+    default void onAutopilotStopped(String reason) {
+    }
+
+    default void onIdle() {
+    }
+
+    default void onResult(ResultInfo result) {
+    }
+
+    /** A stdout line that was not an event, or an event line too long to read. */
+    default void onPlainOutput(PlainOutput line) {
+    }
+}

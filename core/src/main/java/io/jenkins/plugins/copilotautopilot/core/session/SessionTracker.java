@@ -1,0 +1,349 @@
+package io.jenkins.plugins.copilotautopilot.core.session;
+
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Follows a session event by event: turns, tool calls, messages, nudges, completion, errors and the
+ * final result. Keeps counters and the calls still running, never the events themselves, so memory
+ * does not grow with the length of the session.
+ *
+ * <p>Events are fed from one thread; {@link #state()} may be read from another.
+ */
+public final class SessionTracker {
+    /** Running tool calls kept at most (calls whose completion never arrives are dropped beyond this). */
+    static final int MAX_RUNNING_CALLS = 1000;
+    private static final int MAX_MODIFIED_FILES = 20;
+
+    private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<String, ToolCall> running = new LinkedHashMap<>();
+
+    private long events;
+    private long plainLines;
+    private int turns;
+    private Turn currentTurn;
+    private int toolCalls;
+    private int failedToolCalls;
+    private int deniedToolCalls;
+    private int assistantMessages;
+    private int nudges;
+    private int retries;
+    private boolean taskCompleteSeen;
+    private String taskSummary;
+    private Boolean taskSuccess;
+    private SessionError firstError;
+    private String autopilotStopReason;
+    private boolean idle;
+    private ResultInfo result;
+    private String model;
+    private Long inputTokens;
+    private Long outputTokens;
+
+    public SessionTracker addListener(SessionListener listener) {
+        listeners.add(listener);
+        return this;
+    }
+
+    /** Feeds one stdout line. */
+    public void accept(StreamLine line) {
+        if (line instanceof CliEvent event) {
+            accept(event);
+        } else if (line instanceof PlainOutput plain) {
+            synchronized (this) {
+                plainLines++;
+            }
+            listeners.forEach(l -> l.onPlainOutput(plain));
+        }
+    }
+
+    public void accept(CliEvent event) {
+        synchronized (this) {
+            events++;
+        }
+        try {
+            dispatch(event);
+        } catch (RuntimeException e) {
+            // An event of an unexpected shape must not stop the session from being followed.
+        }
+    }
+
+    private void dispatch(CliEvent event) {
+        JsonNode data = event.data();
+        switch (event.type()) {
+            case "assistant.turn_start" -> turnStarted(event, data);
+            case "assistant.turn_end" -> turnEnded(event, data);
+            case "assistant.message" -> assistantMessage(data);
+            case "tool.execution_start" -> toolStarted(event, data);
+            case "tool.execution_complete" -> toolCompleted(event, data);
+            case "user.message" -> userMessage(data);
+            case "session.task_complete" -> taskComplete(data);
+            case "session.error" -> sessionError(data);
+            case "session.warning" -> listeners.forEach(l -> l.onWarning(text(data, "warningType"), text(data, "message")));
+            case "session.info" -> listeners.forEach(l -> l.onInfo(text(data, "infoType"), text(data, "message")));
+            case "assistant.turn_retry" -> {
+                synchronized (this) {
+                    retries++;
+                }
+            }
+            case "session.autopilot_stopped" -> {
+                String reason = text(data, "reason");
+                synchronized (this) {
+                    autopilotStopReason = reason;
+                }
+                listeners.forEach(l -> l.onAutopilotStopped(reason));
+            }
+            case "assistant.idle", "session.idle" -> {
+                synchronized (this) {
+                    idle = true;
+                }
+                listeners.forEach(SessionListener::onIdle);
+            }
+            case "assistant.usage" -> usage(data);
+            case "session.tools_updated", "model.call_start" -> rememberModel(text(data, "model"));
+            case "result" -> result(event.root());
+            default -> {
+                // other and future event types: recorded in the journal, nothing to follow here
+            }
+        }
+    }
+
+    private void turnStarted(CliEvent event, JsonNode data) {
+        if (isSubAgent(event, data)) {
+            return;
+        }
+        Turn turn;
+        synchronized (this) {
+            turn = new Turn(++turns, text(data, "turnId"), event.timestamp());
+            currentTurn = turn;
+            idle = false;
+        }
+        listeners.forEach(l -> l.onTurnStarted(turn));
+    }
+
+    private void turnEnded(CliEvent event, JsonNode data) {
+        if (isSubAgent(event, data)) {
+            return;
+        }
+        Turn turn;
+        synchronized (this) {
+            turn = currentTurn;
+            currentTurn = null;
+        }
+        if (turn != null) {
+            turn.end(event.timestamp());
+            listeners.forEach(l -> l.onTurnEnded(turn));
+        }
+    }
+
+    private void assistantMessage(JsonNode data) {
+        rememberModel(text(data, "model"));
+        if (isSubAgentData(data)) {
+            return;
+        }
+        String content = text(data, "content");
+        if (content == null || content.isBlank()) {
+            return;
+        }
+        Turn turn;
+        synchronized (this) {
+            assistantMessages++;
+            turn = currentTurn;
+        }
+        listeners.forEach(l -> l.onAssistantMessage(turn, content));
+    }
+
+    private void toolStarted(CliEvent event, JsonNode data) {
+        String name = textOr(data, "toolName", "unknown tool");
+        String id = textOr(data, "toolCallId", "");
+        ToolCall call;
+        synchronized (this) {
+            Turn turn = currentTurn;
+            call = new ToolCall(id, name, ArgumentSummary.of(name, data.path("arguments")),
+                    turn == null ? turns : turn.number(), event.timestamp());
+            toolCalls++;
+            if (turn != null) {
+                turn.countToolCall();
+            }
+            running.put(id, call);
+            if (running.size() > MAX_RUNNING_CALLS) {
+                Iterator<String> oldest = running.keySet().iterator();
+                oldest.next();
+                oldest.remove();
+            }
+        }
+        listeners.forEach(l -> l.onToolStarted(call));
+    }
+
+    private void toolCompleted(CliEvent event, JsonNode data) {
+        String id = textOr(data, "toolCallId", "");
+        ToolCall call;
+        synchronized (this) {
+            call = running.remove(id);
+            if (call == null) {
+                // completion without a start we saw: still a call the agent made
+                call = new ToolCall(id, textOr(data, "toolName", "unknown tool"), "", turns, null);
+                toolCalls++;
+            }
+        }
+        JsonNode error = data.path("error");
+        boolean failed = data.has("success") ? !data.path("success").asBoolean(true) : error.isObject();
+        boolean denied = failed && "denied".equals(text(error, "code"));
+        ToolStatus status = denied ? ToolStatus.DENIED : failed ? ToolStatus.FAILED : ToolStatus.SUCCEEDED;
+        Instant end = event.timestamp();
+        Duration duration = call.startedAt() == null || end == null ? null : Duration.between(call.startedAt(), end);
+        String output = text(data.path("result"), "content");
+        call.complete(status, duration, failed ? textOr(error, "message", "failed") : null, output);
+        synchronized (this) {
+            if (status == ToolStatus.DENIED) {
+                deniedToolCalls++;
+            } else if (status == ToolStatus.FAILED) {
+                failedToolCalls++;
+            }
+        }
+        ToolCall done = call;
+        listeners.forEach(l -> l.onToolCompleted(done));
+    }
+
+    private void userMessage(JsonNode data) {
+        boolean nudge = "autopilot".equals(text(data, "source")) || data.path("isAutopilotContinuation").asBoolean(false);
+        if (!nudge) {
+            return;
+        }
+        int n;
+        synchronized (this) {
+            n = ++nudges;
+        }
+        listeners.forEach(l -> l.onNudge(n));
+    }
+
+    private void taskComplete(JsonNode data) {
+        String summary = text(data, "summary");
+        JsonNode success = data.get("success");
+        Boolean ok = success == null || !success.isBoolean() ? null : success.asBoolean();
+        synchronized (this) {
+            taskCompleteSeen = true;
+            taskSummary = summary;
+            taskSuccess = ok;
+        }
+        listeners.forEach(l -> l.onTaskComplete(summary, ok));
+    }
+
+    private void sessionError(JsonNode data) {
+        JsonNode status = data.get("statusCode");
+        SessionError error = new SessionError(text(data, "errorType"), text(data, "message"),
+                status != null && status.canConvertToInt() ? status.asInt() : null);
+        synchronized (this) {
+            if (firstError == null) {
+                firstError = error;
+            }
+        }
+        listeners.forEach(l -> l.onSessionError(error));
+    }
+
+    private void usage(JsonNode data) {
+        synchronized (this) {
+            if (data.path("inputTokens").canConvertToLong()) {
+                inputTokens = (inputTokens == null ? 0 : inputTokens) + data.path("inputTokens").asLong();
+            }
+            if (data.path("outputTokens").canConvertToLong()) {
+                outputTokens = (outputTokens == null ? 0 : outputTokens) + data.path("outputTokens").asLong();
+            }
+        }
+        rememberModel(text(data, "model"));
+    }
+
+    private synchronized void rememberModel(String name) {
+        if (model == null && name != null && !name.isBlank()) {
+            model = name;
+        }
+    }
+
+    private void result(JsonNode root) {
+        JsonNode usage = root.path("usage");
+        JsonNode changes = usage.path("codeChanges");
+        JsonNode files = changes.path("filesModified");
+        List<String> someFiles = new ArrayList<>();
+        int fileCount = 0;
+        if (files.isArray()) {
+            fileCount = files.size();
+            for (JsonNode file : files) {
+                if (someFiles.size() < MAX_MODIFIED_FILES) {
+                    someFiles.add(file.asText());
+                }
+            }
+        }
+        ResultInfo info = new ResultInfo(
+                text(root, "sessionId"),
+                root.path("exitCode").canConvertToInt() ? root.path("exitCode").asInt() : null,
+                usage.path("premiumRequests").isNumber() ? usage.path("premiumRequests").asDouble() : null,
+                usage.path("totalApiDurationMs").canConvertToLong() ? usage.path("totalApiDurationMs").asLong() : null,
+                usage.path("sessionDurationMs").canConvertToLong() ? usage.path("sessionDurationMs").asLong() : null,
+                changes.path("linesAdded").asLong(0), changes.path("linesRemoved").asLong(0), fileCount,
+                List.copyOf(someFiles));
+        synchronized (this) {
+            result = info;
+        }
+        listeners.forEach(l -> l.onResult(info));
+    }
+
+    public synchronized SessionState state() {
+        return new SessionState(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls,
+                assistantMessages, nudges, retries, taskCompleteSeen, taskSummary, taskSuccess, firstError,
+                autopilotStopReason, idle, result, model, inputTokens, outputTokens, activity());
+    }
+
+    /** What the agent was doing at this moment, in words. */
+    private String activity() {
+        if (!running.isEmpty()) {
+            ToolCall last = null;
+            for (ToolCall call : running.values()) {
+                last = call;
+            }
+            String args = last.argumentSummary().isEmpty() ? "" : " (" + Texts.truncate(last.argumentSummary(), 60) + ")";
+            return "while tool '" + last.name() + "'" + args + " was running in turn " + last.turn();
+        }
+        if (currentTurn != null) {
+            return "while waiting for the model in turn " + currentTurn.number();
+        }
+        if (events == 0) {
+            return "before the CLI printed any event";
+        }
+        if (result != null) {
+            return "after the CLI printed its result";
+        }
+        if (taskCompleteSeen) {
+            return "after the agent called task_complete";
+        }
+        return "between turns (after turn " + turns + ")";
+    }
+
+    private static boolean isSubAgent(CliEvent event, JsonNode data) {
+        return event.root().hasNonNull("agentId") || isSubAgentData(data);
+    }
+
+    private static boolean isSubAgentData(JsonNode data) {
+        return data.hasNonNull("parentToolCallId");
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node == null ? null : node.get(field);
+        return value == null || value.isNull() || value.isContainerNode() ? null : value.asText();
+    }
+
+    private static String textOr(JsonNode node, String field, String fallback) {
+        String value = text(node, field);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}

@@ -1,0 +1,233 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
+import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Whole autopilot sessions with the real Copilot CLI against a scripted model on 127.0.0.1: outcomes, the
+ * live log, the journal, and that no process outlives a stopped session.
+ */
+@Timeout(120)
+class EngineEndToEndTest {
+
+    @Test
+    void completesAfterAShellToolCall() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hello-from-the-model > hello.txt && cat hello.txt",
+                        "Created hello.txt."))
+                .options(o -> o.allowAllTools(true))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.summary()).isEqualTo("Created hello.txt.");
+        assertThat(run.result.turns()).isEqualTo(2);
+        assertThat(run.result.toolCalls()).isEqualTo(2);
+        assertThat(run.result.exitCode()).isZero();
+        assertThat(run.result.sessionId()).isNotBlank();
+        assertThat(Files.readString(run.workDir.resolve("hello.txt")).trim()).isEqualTo("hello-from-the-model");
+
+        assertThat(run.log.lines()).contains(
+                "[copilot] Turn 1",
+                "[copilot]   I'll run a command.",
+                "[copilot]   > bash: echo hello-from-the-model > hello.txt && cat hello.txt",
+                "[copilot] Turn 2",
+                "[copilot]   Task complete: Created hello.txt.",
+                "[copilot] COMPLETED: The agent called task_complete after 2 turns.",
+                "[copilot] Summary: Created hello.txt.");
+        assertThat(run.log.find("< bash ok (")).isNotNull();
+        assertThat(run.log.find("2 turns | 2 tool calls (0 failed, 0 denied)")).isNotNull();
+
+        List<JsonNode> journal = run.journalLines();
+        assertThat(journal.get(0).path("type").asText()).isEqualTo("autopilot.run_started");
+        assertThat(journal.get(journal.size() - 1).path("type").asText()).isEqualTo("autopilot.run_finished");
+        assertThat(journal.get(journal.size() - 1).path("data").path("outcome").asText()).isEqualTo("COMPLETED");
+        List<String> types = journal.stream().map(j -> j.path("type").asText()).collect(Collectors.toList());
+        assertThat(types).contains("assistant.message_delta", "tool.execution_start", "session.task_complete",
+                "assistant.idle", "result");
+        long rawEventLines = run.rawStdout.lines().filter(l -> !l.isBlank()).count();
+        assertThat(journal).hasSize((int) rawEventLines + 2); // every stdout line, plus our first and last record
+        assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+    }
+
+    @Test
+    void completesAfterOneNudge() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.completeAfterNudge("Finished after the nudge.")).run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.nudges()).isEqualTo(1);
+        assertThat(run.result.turns()).isEqualTo(2);
+        assertThat(run.log.lines()).contains("[copilot]   I think I am done, but I did not call task_complete.");
+        assertThat(run.log.find("Autopilot continuation 1: the agent stopped without task_complete")).isNotNull();
+        assertThat(run.log.lines().indexOf(run.log.find("Autopilot continuation 1")))
+                .isLessThan(run.log.lines().indexOf("[copilot] Turn 2"));
+    }
+
+    @Test
+    void neverCompletingHitsTheContinuationCapAndIsIncomplete() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.neverComplete())
+                .options(o -> o.maxAutopilotContinues(2))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
+        assertThat(run.result.nudges()).isEqualTo(2);
+        assertThat(run.result.turns()).isEqualTo(3);
+        assertThat(run.result.summary()).isNull();
+        assertThat(run.result.reason()).contains("without calling task_complete after 2 autopilot continuations");
+        assertThat(run.log.find("Autopilot stopped: cap_reached")).isNotNull();
+        assertThat(run.log.find("INCOMPLETE: The agent stopped without calling task_complete")).isNotNull();
+        assertThat(run.server.agentTurns()).isEqualTo(3);
+    }
+
+    @Test
+    void http400FromTheModelFailsWithTheCliMessage() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.always(Reply.status(400, "scripted: the request is bad"))).run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(run.result.reason()).contains("HTTP 400").contains("scripted: the request is bad");
+        assertThat(run.result.exitCode()).isEqualTo(1);
+        assertThat(run.log.find("[copilot] ERROR: model error (HTTP 400)")).contains("scripted: the request is bad");
+        assertThat(run.log.find("FAILED: The session failed with a model error (HTTP 400)")).isNotNull();
+    }
+
+    @Test
+    void toolsWithoutPermissionAreReportedAsDenied() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo denied-please > hello.txt", "Tried to write the file."))
+                .run(); // no allowAllTools: the CLI refuses the redirecting shell command
+
+        assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.log.find("< bash DENIED")).contains("Permission denied");
+        assertThat(run.log.find("(0 failed, 1 denied)")).isNotNull();
+        assertThat(run.workDir.resolve("hello.txt")).doesNotExist();
+    }
+
+    @Test
+    void aStalledModelEndsStalledWithinTheLimitAndLeavesNoProcess() throws Exception {
+        long start = System.nanoTime();
+        E2eRun run = E2eRun.with(Scripts.always(Reply.stall()))
+                .options(o -> o.inactivityTimeout(Duration.ofSeconds(4)))
+                .run();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.STALLED);
+        assertThat(run.result.reason()).contains("No event from the Copilot CLI for 4s")
+                .contains("while waiting for the model in turn 1");
+        assertThat(took).isLessThan(Duration.ofSeconds(30));
+        assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+        assertThat(run.log.find("STALLED:")).isNotNull();
+    }
+
+    @Test
+    void theWallClockLimitEndsTimedOutAndLeavesNoProcess() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 120", "never"))
+                .options(o -> o.allowAllTools(true).timeout(Duration.ofSeconds(8)))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
+        assertThat(run.result.reason()).contains("Timed out after 8s").contains("while tool 'bash' (sleep 120) was running");
+        assertThat(run.result.durationMillis()).isBetween(8_000L, 40_000L);
+        assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+    }
+
+    @Test
+    void abortMidToolEndsAbortedAndKillsTheToolToo() throws Exception {
+        AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 300 && echo should-not-happen > late.txt", "never"))
+                .options(o -> o.allowAllTools(true))
+                .engine(engine::set)
+                .listener(new SessionListener() {
+                    @Override
+                    public void onToolStarted(ToolCall call) {
+                        abortSoon(engine.get());
+                    }
+                })
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
+        assertThat(run.result.reason()).contains("Aborted while tool 'bash'");
+        assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+        assertThat(run.workDir.resolve("late.txt")).doesNotExist();
+        assertThat(run.log.find("ABORTED:")).isNotNull();
+    }
+
+    /** Aborts a moment later, from another thread, as a user pressing "stop" would. */
+    static void abortSoon(AutopilotEngine engine) {
+        Thread aborter = new Thread(() -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                return;
+            }
+            engine.abort();
+        });
+        aborter.setDaemon(true);
+        aborter.start();
+    }
+
+    @Test
+    void aSecretPrintedByAToolIsMaskedInLogAndJournal() throws Exception {
+        String token = "github_pat_scriptedSecretToken1234567890";
+        String apiKey = "sk-scripted-provider-key-0987654321";
+        // The tool prints the secrets in ways the CLI's own redaction does not catch: split across lines.
+        String command = "printf '%s\\n%s\\n' github_pat_scriptedSecret Token1234567890; printf '%s\\n%s\\n' sk-scripted-prov ider-key-0987654321";
+        E2eRun run = E2eRun.with(request -> {
+                    if (!request.used("bash")) {
+                        return Reply.bash(command, 30).withText("Printing " + token + " now.");
+                    }
+                    return request.used("task_complete") ? Reply.text("done")
+                            : Reply.taskComplete("Printed the token " + token + " and key " + apiKey + ".");
+                })
+                .apiKey(apiKey)
+                .options(o -> o.allowAllTools(true).githubToken(token))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        String log = run.log.text();
+        String journal = run.journalText();
+        for (String secret : List.of(token, apiKey)) {
+            assertThat(log).doesNotContain(secret);
+            assertThat(journal).doesNotContain(secret);
+            assertThat(run.result.summary()).doesNotContain(secret);
+            assertThat(run.result.toMap().toString()).doesNotContain(secret);
+        }
+        assertThat(run.result.summary()).startsWith("Printed the token ****").contains(" and key ****");
+        // the raw stream really carried the split secrets: the masking was needed
+        assertThat(run.rawStdout).contains("github_pat_scriptedSecret\\nToken1234567890");
+        assertThat(journal).doesNotContain("github_pat_scriptedSecret\\nToken1234567890");
+        assertThat(run.command.commandLine().toString()).doesNotContain(token).doesNotContain(apiKey);
+    }
+
+    @Test
+    void aThousandDeltasBecomeOneMessageInTheLog() throws Exception {
+        StringBuilder words = new StringBuilder();
+        for (int i = 0; i < 800; i++) {
+            words.append('w').append(i).append(' ');
+        }
+        String text = words.toString().trim();
+        E2eRun run = E2eRun.with(request -> request.turn() == 1
+                        ? Reply.taskComplete("Streamed 800 words.").withText(text).chunked(4, 0)
+                        : Reply.text("All done."))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        long deltas = run.rawStdout.lines().filter(l -> l.contains("\"assistant.message_delta\"")).count();
+        assertThat(deltas).isGreaterThan(900);
+        assertThat(run.log.lines()).containsOnlyOnce("[copilot]   " + text);
+        assertThat(run.log.lines().stream().filter(l -> l.contains("w799")).count()).isEqualTo(1);
+        assertThat(run.log.lines().size()).isLessThan(20);
+    }
+}
