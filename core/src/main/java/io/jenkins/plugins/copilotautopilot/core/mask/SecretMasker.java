@@ -75,10 +75,10 @@ public final class SecretMasker {
         if (text == null || patterns.length == 0 || text.isEmpty()) {
             return text;
         }
-        if (LineBreaks.containsAny(text)) {
-            return maskAcrossLineBreaks(text);
-        }
-        return maskDirect(text);
+        String masked = maskDirect(text);
+        // A secret may also be split by a line break; a break may also be part of a secret's spelling
+        // (a backslash before an "n"), so the direct search above always runs as well.
+        return LineBreaks.containsAny(masked) ? maskAcrossLineBreaks(masked) : masked;
     }
 
     /** Whether {@link #mask} would change the text. */
@@ -131,6 +131,8 @@ public final class SecretMasker {
             out.add(JsonEscapes.escape(secret, false));
             out.add(JsonEscapes.escape(secret, true));
             out.add(JsonEscapes.escape(secret, false).replace("/", "\\/"));
+            out.add(JsonEscapes.escape(secret, true).replace("/", "\\/"));
+            out.add(upperHexEscapes(JsonEscapes.escape(secret, true)));
             out.add(java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8));
             out.add(java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8).replace("+", "%20"));
             byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
@@ -140,6 +142,26 @@ public final class SecretMasker {
                 out.add(core.replace('+', '-').replace('/', '_'));
             }
             return out;
+        }
+
+        /** {@code \u00f6} → {@code \u00F6}: the other spelling of a unicode escape. */
+        private static String upperHexEscapes(String escaped) {
+            StringBuilder out = new StringBuilder(escaped.length());
+            for (int i = 0; i < escaped.length(); i++) {
+                char c = escaped.charAt(i);
+                out.append(c);
+                if (c == '\\' && i + 1 < escaped.length()) {
+                    char next = escaped.charAt(i + 1);
+                    if (next == 'u' && i + 5 < escaped.length()) {
+                        out.append('u').append(escaped.substring(i + 2, i + 6).toUpperCase(java.util.Locale.ROOT));
+                        i += 5;
+                    } else {
+                        out.append(next);
+                        i++;
+                    }
+                }
+            }
+            return out.toString();
         }
 
         /**

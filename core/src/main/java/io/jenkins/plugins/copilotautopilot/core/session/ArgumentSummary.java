@@ -3,8 +3,6 @@ package io.jenkins.plugins.copilotautopilot.core.session;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
-import java.util.Map;
 
 /** The few words that say what a tool call does: {@code bash: npm test}, {@code view: src/App.java}. */
 public final class ArgumentSummary {
@@ -21,13 +19,14 @@ public final class ArgumentSummary {
         if (arguments.isTextual()) {
             return shorten(arguments.asText());
         }
-        String main = firstText(arguments, "command", "path", "file_path", "pattern", "query", "url", "summary",
-                "intent", "description", "prompt", "name");
-        if (main != null) {
-            String path = "pattern".equals(keyOf(arguments, main)) ? firstText(arguments, "path") : null;
-            return shorten(path == null ? main : main + " in " + path);
+        String pattern = firstText(arguments, "pattern");
+        if (pattern != null) {
+            String path = firstText(arguments, "path");
+            return shorten(path == null ? pattern : pattern + " in " + path);
         }
-        return shorten(arguments.toString());
+        String main = firstText(arguments, "command", "path", "file_path", "query", "url", "summary", "intent",
+                "description", "prompt", "name");
+        return shorten(main != null ? main : arguments.toString());
     }
 
     private static String firstText(JsonNode node, String... fields) {
@@ -35,16 +34,6 @@ public final class ArgumentSummary {
             JsonNode value = node.get(field);
             if (value != null && value.isTextual() && !value.asText().isBlank()) {
                 return value.asText();
-            }
-        }
-        return null;
-    }
-
-    private static String keyOf(JsonNode node, String value) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (e.getValue().isTextual() && e.getValue().asText().equals(value)) {
-                return e.getKey();
             }
         }
         return null;

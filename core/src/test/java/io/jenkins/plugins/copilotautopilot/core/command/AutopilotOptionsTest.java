@@ -1,0 +1,75 @@
+package io.jenkins.plugins.copilotautopilot.core.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AutopilotOptionsTest {
+
+    @Test
+    void validOptionsHaveNoProblems() {
+        assertThat(AutopilotOptions.builder("Fix the test").githubToken("github_pat_x123").maxAutopilotContinues(0).build()
+                .validate()).isEmpty();
+    }
+
+    @Test
+    void everyProblemIsNamedClearly() {
+        AutopilotOptions bad = AutopilotOptions.builder(" ")
+                .maxAutopilotContinues(-1)
+                .timeout(Duration.ZERO)
+                .inactivityTimeout(Duration.ofSeconds(-5))
+                .allowTool("")
+                .denyTool("shell(rm)\nwrite")
+                .secretEnvVar("NOT-A-NAME")
+                .provider(new ProviderOptions("ftp://example.org", "gemini", "key1234", "grpc", false))
+                .build();
+        assertThat(bad.validate()).containsExactly(
+                "The prompt is empty: give the agent a task.",
+                "maxAutopilotContinues must be 0 or more, was -1.",
+                "timeout must be positive, was 0 seconds.",
+                "inactivityTimeout must be positive, was -5 seconds.",
+                "allowTools: entry 1 is empty.",
+                "denyTools: entry 1 contains a line break or control character.",
+                "secretEnvVars: 'NOT-A-NAME' is not an environment variable name.",
+                "providerBaseUrl must be an http:// or https:// URL, was 'ftp://example.org'.",
+                "providerType must be one of openai, azure, anthropic; was 'gemini'.",
+                "providerWireApi must be completions or responses; was 'grpc'.",
+                "An own model provider (providerBaseUrl) needs a model: set model to the provider's model name.");
+        assertThatThrownBy(bad::validated).isInstanceOf(InvalidOptionsException.class)
+                .hasMessageContaining("maxAutopilotContinues must be 0 or more");
+    }
+
+    @Test
+    void promptsThatCannotBeAnArgumentAreRefused() {
+        assertThat(AutopilotOptions.builder("a\0b").build().validate())
+                .containsExactly("The prompt contains a NUL character, which cannot be passed to a program.");
+        assertThat(AutopilotOptions.builder("x".repeat(200_000)).build().validate().get(0))
+                .startsWith("The prompt is 200000 bytes long; the limit");
+        assertThat(AutopilotOptions.builder("x".repeat(100_000)).build().validate()).isEmpty();
+    }
+
+    @Test
+    void secretsNeverShowInToString() {
+        AutopilotOptions options = AutopilotOptions.builder("task").githubToken("github_pat_secret_abc")
+                .provider(new ProviderOptions("http://127.0.0.1:1/v1", null, "sk-secret-key", null, true)).model("m").build();
+        assertThat(options.toString()).doesNotContain("github_pat_secret_abc").doesNotContain("sk-secret-key");
+        assertThat(options.secretValues()).containsExactly("github_pat_secret_abc", "sk-secret-key");
+    }
+
+    @Test
+    void secretEnvVarsAddTheirValues() {
+        AutopilotOptions options = AutopilotOptions.builder("task").secretEnvVar("DEPLOY_KEY").secretEnvVar("UNSET").build();
+        assertThat(options.secretValues(Map.of("DEPLOY_KEY", "dk-123456", "OTHER", "x"))).containsExactly("dk-123456");
+    }
+
+    @Test
+    void toBuilderKeepsEverything() {
+        AutopilotOptions options = AutopilotOptions.builder("task").model("m").allowAllTools(true).allowTool("write")
+                .denyTool("shell(rm)").addDir("/data").secretEnvVar("K").maxAutopilotContinues(3)
+                .timeout(Duration.ofMinutes(5)).inactivityTimeout(null).build();
+        assertThat(options.toBuilder().build().toString()).isEqualTo(options.toString());
+    }
+}

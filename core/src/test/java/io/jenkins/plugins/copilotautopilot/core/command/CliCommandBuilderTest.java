@@ -1,0 +1,58 @@
+package io.jenkins.plugins.copilotautopilot.core.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CliCommandBuilderTest {
+    private static final CliExecutable CLI = new CliExecutable("/opt/copilot", "1.0.102");
+
+    @Test
+    void githubHostedModels() {
+        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("-fix \"it\" $(now)")
+                .githubToken("github_pat_tok_123").model("gpt-5").maxAutopilotContinues(2).allowTool("shell(npm test)")
+                .denyTool("shell(git push)").addDir("/cache").secretEnvVar("NPM_TOKEN").build(), CLI, "/ws", "/ws@tmp/home");
+
+        assertThat(command.commandLine()).containsExactly("/opt/copilot", "--prompt=-fix \"it\" $(now)", "--autopilot",
+                "--output-format", "json", "--no-ask-user", "--no-auto-update", "--max-autopilot-continues=2",
+                "--model=gpt-5", "--allow-tool=shell(npm test)", "--deny-tool=shell(git push)", "--add-dir=/cache",
+                "--secret-env-vars=COPILOT_GITHUB_TOKEN,NPM_TOKEN");
+        assertThat(command.environment()).containsEntry("COPILOT_GITHUB_TOKEN", "github_pat_tok_123")
+                .containsEntry("COPILOT_HOME", "/ws@tmp/home").containsEntry("COPILOT_AUTO_UPDATE", "false")
+                .containsKey(CliCommand.RUN_MARKER_VARIABLE)
+                .doesNotContainKey("COPILOT_PROVIDER_BASE_URL");
+        assertThat(command.workingDirectory()).isEqualTo("/ws");
+        assertThat(String.join(" ", command.commandLine())).doesNotContain("github_pat_tok_123");
+        assertThat(command.toString()).doesNotContain("github_pat_tok_123").contains("--prompt=<16 characters>");
+    }
+
+    @Test
+    void ownProvider() {
+        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").model("llama3")
+                .provider(new ProviderOptions("http://127.0.0.1:11434/v1", "OpenAI", "sk-key-9876", "Responses", true))
+                .allowAllTools(true).build(), CLI, "/ws", "/home");
+
+        assertThat(command.arguments()).contains("--allow-all-tools", "--secret-env-vars=COPILOT_PROVIDER_API_KEY")
+                .noneMatch(a -> a.startsWith("--model"));
+        assertThat(command.environment()).containsEntry("COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:11434/v1")
+                .containsEntry("COPILOT_PROVIDER_TYPE", "openai").containsEntry("COPILOT_PROVIDER_API_KEY", "sk-key-9876")
+                .containsEntry("COPILOT_PROVIDER_WIRE_API", "responses").containsEntry("COPILOT_MODEL", "llama3")
+                .containsEntry("COPILOT_OFFLINE", "true");
+    }
+
+    @Test
+    void eachCommandHasItsOwnRunId() {
+        AutopilotOptions options = AutopilotOptions.builder("t").build();
+        assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h").runId())
+                .isNotEqualTo(CliCommandBuilder.build(options, CLI, "/w", "/h").runId());
+    }
+
+    @Test
+    void invalidOptionsAreRefused() {
+        assertThatThrownBy(() -> CliCommandBuilder.build(AutopilotOptions.builder("").build(), CLI, "/w", "/h"))
+                .isInstanceOf(InvalidOptionsException.class).hasMessage("The prompt is empty: give the agent a task.");
+        assertThat(new InvalidOptionsException(List.of("a", "b")).problems()).containsExactly("a", "b");
+    }
+}

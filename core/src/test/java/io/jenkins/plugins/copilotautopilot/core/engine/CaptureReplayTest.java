@@ -1,0 +1,130 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
+import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** The engine on the real CLI outputs captured in {@code captures/}: outcome, counts, log and journal. */
+class CaptureReplayTest {
+
+    record Replay(SessionResult result, ListLogSink log, List<String> journal) {
+    }
+
+    static Replay replay(String capture) {
+        ListLogSink log = new ListLogSink(false);
+        ByteArrayOutputStream journal = new ByteArrayOutputStream();
+        SessionResult result = AutopilotEngine.builder(log).journalTo(journal).build()
+                .run(Commands.simple(), ReplayLauncher.ofCapture(capture));
+        return new Replay(result, log, journal.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        // capture,                  outcome,    turns, tools, failed, denied, nudges
+        "cli-happy,                  COMPLETED,  2,     2,     0,      0,      0",
+        "cli-nudge,                  COMPLETED,  2,     1,     0,      0,      1",
+        "cli-never-max2,             INCOMPLETE, 3,     0,     0,      0,      2",
+        "cli-error400,               FAILED,     1,     0,     0,      0,      0",
+        "cli-error500,               FAILED,     1,     0,     0,      0,      0",
+        "cli-longstream,             COMPLETED,  1,     1,     0,      0,      0",
+        "cli-perm-allowtool-touch,   COMPLETED,  2,     2,     0,      0,      0",
+        "cli-perm-autopilot-noallow, COMPLETED,  2,     2,     0,      1,      0",
+    })
+    void eachCaptureGivesItsOutcomeAndCounts(String capture, Outcome outcome, int turns, int tools, int failed,
+                                             int denied, int nudges) {
+        Replay replay = replay(capture);
+
+        assertThat(replay.result.outcome()).isEqualTo(outcome);
+        assertThat(replay.result.turns()).isEqualTo(turns);
+        assertThat(replay.result.toolCalls()).isEqualTo(tools);
+        assertThat(replay.result.failedToolCalls()).isEqualTo(failed);
+        assertThat(replay.result.deniedToolCalls()).isEqualTo(denied);
+        assertThat(replay.result.nudges()).isEqualTo(nudges);
+        assertThat(replay.result.exitCode()).isEqualTo(Captures.exitCode(capture));
+        long captureLines = Captures.stdoutText(capture).lines().filter(l -> !l.isBlank()).count();
+        assertThat(replay.journal).hasSize((int) captureLines + 2);
+        assertThat(replay.log.lines()).allMatch(l -> l.startsWith("[copilot] "));
+    }
+
+    @Test
+    void happyCaptureReadsLikeTheSession() {
+        Replay replay = replay("cli-happy");
+
+        assertThat(replay.log.lines()).containsSubsequence(
+                "[copilot] Turn 1",
+                "[copilot]   I'll create the file.",
+                "[copilot]   > bash: echo hello-from-fake-model > hello.txt && cat hello.txt",
+                "[copilot]   < bash ok (109 ms)",
+                "[copilot] Turn 2",
+                "[copilot]   Task complete: Created hello.txt containing 'hello-from-fake-model'.",
+                "[copilot] COMPLETED: The agent called task_complete after 2 turns.",
+                "[copilot] Summary: Created hello.txt containing 'hello-from-fake-model'.");
+        assertThat(replay.log.find("[copilot] 2 turns | 2 tool calls (0 failed, 0 denied) | 0 continuations | premium requests: 0 | "))
+                .isNotNull();
+        assertThat(replay.log.lines()).last()
+                .isEqualTo("[copilot] Session b47bbc09-5752-47c6-9720-d76beed46fe1 | CLI exit code 0 | code changes: +0 -0 in 0 files");
+        assertThat(replay.log.lines()).noneMatch(l -> l.contains("background_tasks") || l.contains("delta"));
+        assertThat(replay.result.summary()).isEqualTo("Created hello.txt containing 'hello-from-fake-model'.");
+        assertThat(replay.result.sessionId()).isEqualTo("b47bbc09-5752-47c6-9720-d76beed46fe1");
+        assertThat(replay.result.model()).isEqualTo("fake-model");
+        assertThat(replay.result.premiumRequests()).isEqualTo(0.0);
+    }
+
+    @Test
+    void error400NamesTheModelError() {
+        Replay replay = replay("cli-error400");
+
+        assertThat(replay.result.reason())
+                .isEqualTo("The session failed with a model error (HTTP 400): 400 fake server: bad request (scripted)");
+        assertThat(replay.log.lines()).contains("[copilot] ERROR: model error (HTTP 400): 400 fake server: bad request (scripted)");
+    }
+
+    @Test
+    void error500ShowsTheRetries() {
+        Replay replay = replay("cli-error500");
+
+        assertThat(replay.log.lines().stream().filter(l -> l.contains("info: Request failed due to a transient API error. Retrying..."))
+                .count()).isEqualTo(5);
+        assertThat(replay.result.reason()).contains("HTTP 500");
+    }
+
+    @Test
+    void capReachedIsIncompleteWithTheReason() {
+        Replay replay = replay("cli-never-max2");
+
+        assertThat(replay.result.reason())
+                .isEqualTo("The agent stopped without calling task_complete after 2 autopilot continuations (the maxAutopilotContinues limit).");
+        assertThat(replay.log.lines()).contains(
+                "[copilot]   Plain text answer #1, never calling task_complete.",
+                "[copilot] Autopilot continuation 2: the agent stopped without task_complete; the CLI asks it to go on",
+                "[copilot] Autopilot stopped: cap_reached");
+    }
+
+    @Test
+    void longStreamIsOneMessage() {
+        Replay replay = replay("cli-longstream");
+
+        assertThat(replay.log.lines().stream().filter(l -> l.contains("w0 w1 w2")).count()).isEqualTo(1);
+        assertThat(replay.log.lines().stream().filter(l -> l.contains("w321")).count()).isEqualTo(1);
+        assertThat(replay.log.lines().size()).isLessThan(15);
+        // the capture was abridged with a JSON line that is not an event: kept, as CLI output
+        assertThat(replay.log.lines()).contains("[copilot] cli: {\"trimmed\": \"935 streaming delta events dropped\"}");
+    }
+
+    @Test
+    void deniedToolShowsThePermissionMessage() {
+        Replay replay = replay("cli-perm-autopilot-noallow");
+
+        assertThat(replay.log.find("< bash DENIED")).contains("Permission denied because no interactive user response was available");
+    }
+}

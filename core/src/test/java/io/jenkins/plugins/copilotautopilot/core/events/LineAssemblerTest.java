@@ -1,0 +1,73 @@
+package io.jenkins.plugins.copilotautopilot.core.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LineAssemblerTest {
+    record Line(String text, long bytes, boolean truncated) {
+    }
+
+    private final List<Line> lines = new ArrayList<>();
+    private final LineAssembler assembler = new LineAssembler((t, b, tr) -> lines.add(new Line(t, b, tr)), 64);
+
+    private void write(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        assembler.write(b, 0, b.length);
+    }
+
+    @Test
+    void splitsLinesAcrossWrites() {
+        write("{\"a\":1}\n{\"b\"");
+        write(":2}\r\n\n   \nlast");
+        assertThat(lines).extracting(Line::text).containsExactly("{\"a\":1}", "{\"b\":2}");
+        assembler.close();
+        assertThat(lines).extracting(Line::text).containsExactly("{\"a\":1}", "{\"b\":2}", "last");
+    }
+
+    @Test
+    void truncatesLongLinesAndKeepsTheirLength() {
+        String longLine = "x".repeat(1000);
+        write(longLine + "\nnext\n");
+        assertThat(lines.get(0).truncated()).isTrue();
+        assertThat(lines.get(0).text()).hasSize(64);
+        assertThat(lines.get(0).bytes()).isEqualTo(1000);
+        assertThat(lines.get(1)).isEqualTo(new Line("next", 4, false));
+    }
+
+    @Test
+    void invalidUtf8BecomesReplacementCharacters() {
+        byte[] bad = {'o', 'k', (byte) 0xC3, (byte) 0x28, (byte) 0xFF, '\n'};
+        assembler.write(bad, 0, bad.length);
+        assertThat(lines.get(0).text()).startsWith("ok").contains("\uFFFD");
+    }
+
+    @Test
+    void keepsNulBytes() {
+        byte[] withNul = {'a', 0, 'b', '\n'};
+        assembler.write(withNul, 0, withNul.length);
+        assertThat(lines.get(0).text()).isEqualTo("a\0b");
+    }
+
+    @Test
+    void memoryStaysBoundedForAHugeLine() {
+        LineAssembler big = new LineAssembler((t, b, tr) -> lines.add(new Line(t.substring(0, 10), b, tr)), 1024);
+        byte[] chunk = new byte[1 << 20];
+        java.util.Arrays.fill(chunk, (byte) 'y');
+        for (int i = 0; i < 50; i++) { // 50 MB without a line break
+            big.write(chunk, 0, chunk.length);
+        }
+        big.write(new byte[] {'\n'}, 0, 1);
+        assertThat(lines).containsExactly(new Line("yyyyyyyyyy", 50L << 20, true));
+    }
+
+    @Test
+    void ignoresWritesAfterClose() {
+        assembler.close();
+        write("late\n");
+        assertThat(lines).isEmpty();
+    }
+}

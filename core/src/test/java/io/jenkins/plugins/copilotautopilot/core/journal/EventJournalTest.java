@@ -1,0 +1,89 @@
+package io.jenkins.plugins.copilotautopilot.core.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EventJournalTest {
+    private static final String SECRET = "sk-journal-secret-000111";
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final EventJournal journal = new EventJournal(out, SecretMasker.of(List.of(SECRET)));
+
+    private List<JsonNode> lines() throws Exception {
+        journal.close();
+        List<JsonNode> lines = new ArrayList<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            lines.add(json.readTree(line));
+        }
+        return lines;
+    }
+
+    @Test
+    void keepsEventLinesAsWrittenButMasked() throws Exception {
+        String raw = "{\"type\":\"tool.shell_output\",\"data\":{\"text\":\"key " + SECRET + "\\n\"},\"ephemeral\":true}";
+        journal.recordEvent((CliEvent) new EventParser().parse(raw));
+        journal.close();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .isEqualTo("{\"type\":\"tool.shell_output\",\"data\":{\"text\":\"key ****\\n\"},\"ephemeral\":true}\n");
+    }
+
+    @Test
+    void wrapsEverythingElseInOwnRecords() throws Exception {
+        journal.recordPlainOutput(new PlainOutput("not json " + SECRET, 30, false, null));
+        journal.recordPlainOutput(new PlainOutput("{\"type\":\"x\",\"data\":\"" + "y".repeat(10_000), 99_000_000L, true, "x"));
+        journal.recordStderr("Error: " + SECRET);
+        List<JsonNode> lines = lines();
+        assertThat(lines.get(0).path("type").asText()).isEqualTo(EventJournal.CLI_OUTPUT);
+        assertThat(lines.get(0).path("data").path("text").asText()).isEqualTo("not json ****");
+        assertThat(lines.get(1).path("data").path("truncated").asBoolean()).isTrue();
+        assertThat(lines.get(1).path("data").path("bytes").asLong()).isEqualTo(99_000_000L);
+        assertThat(lines.get(1).path("data").path("eventType").asText()).isEqualTo("x");
+        assertThat(lines.get(1).path("data").path("text").asText()).hasSize(EventJournal.TRUNCATED_EXCERPT);
+        assertThat(lines.get(2).path("type").asText()).isEqualTo(EventJournal.STDERR);
+        assertThat(lines.get(2).path("data").path("text").asText()).isEqualTo("Error: ****");
+        assertThat(lines).allMatch(l -> l.has("timestamp"));
+    }
+
+    @Test
+    void aMaskThatWouldBreakJsonFallsBackToText() throws Exception {
+        // a secret that starts with "n" right after a backslash: masking it would leave a dangling escape
+        EventJournal odd = new EventJournal(out, SecretMasker.of(List.of("nsecretvalue")));
+        odd.recordEvent((CliEvent) new EventParser().parse("{\"type\":\"t\",\"data\":{\"p\":\"C:\\\\nsecretvalue\"}}"));
+        odd.close();
+        JsonNode line = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(line.toString()).doesNotContain("nsecretvalue");
+    }
+
+    @Test
+    void ownRecordsAreMaskedToo() throws Exception {
+        journal.recordOwn(EventJournal.RUN_FINISHED, new ObjectMapper().createObjectNode().put("summary", "used " + SECRET));
+        assertThat(lines().get(0).path("data").path("summary").asText()).isEqualTo("used ****");
+    }
+
+    @Test
+    void safeFileNamesStayInsideTheirFolder() {
+        assertThat(SafeFileNames.of("../../etc/passwd")).isEqualTo("_._.._etc_passwd");
+        assertThat(SafeFileNames.of("/abs/path")).isEqualTo("_abs_path");
+        assertThat(SafeFileNames.of("..")).isEqualTo("_.");
+        assertThat(SafeFileNames.of("")).isEqualTo("_");
+        assertThat(SafeFileNames.of("C:\\win\\x")).isEqualTo("C__win_x");
+        assertThat(SafeFileNames.of("b47bbc09-5752-47c6.jsonl")).isEqualTo("b47bbc09-5752-47c6.jsonl");
+        assertThat(SafeFileNames.of("x".repeat(500))).hasSize(100);
+        Path folder = Path.of("/builds/1/copilot");
+        for (String evil : new String[] {"../x", "..", ".", "/etc/passwd", "a/../../b", "\0"}) {
+            assertThat(SafeFileNames.resolveInside(folder, evil).getParent()).isEqualTo(folder);
+        }
+    }
+}

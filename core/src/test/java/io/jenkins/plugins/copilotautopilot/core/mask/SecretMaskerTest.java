@@ -1,0 +1,88 @@
+package io.jenkins.plugins.copilotautopilot.core.mask;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SecretMaskerTest {
+    private static final String TOKEN = "github_pat_11ABCDEFG0123456789_abcdefXYZ";
+    private final SecretMasker masker = SecretMasker.of(List.of(TOKEN));
+
+    @Test
+    void masksTheLiteralValue() {
+        assertThat(masker.mask("token=" + TOKEN + " end")).isEqualTo("token=**** end");
+        assertThat(masker.mask(TOKEN + TOKEN)).isEqualTo("****");
+    }
+
+    @Test
+    void leavesTextWithoutSecretsUntouchedAndUnchangedInstance() {
+        String text = "nothing secret here";
+        assertThat(masker.mask(text)).isSameAs(text);
+        assertThat(masker.containsSecret(text)).isFalse();
+    }
+
+    @Test
+    void masksBase64AtEveryAlignment() {
+        for (String prefix : List.of("", "u", "us", "user:", "ab:")) {
+            String encoded = Base64.getEncoder().encodeToString((prefix + TOKEN + ":x").getBytes(StandardCharsets.UTF_8));
+            String masked = masker.mask("Authorization: Basic " + encoded);
+            assertThat(masked).as("prefix '%s'", prefix).contains("****");
+            // what is left of the encoding is too short to decode the token back
+            assertThat(masked.replace("Authorization: Basic ", "").replace("****", "").length()).isLessThan(12);
+        }
+    }
+
+    @Test
+    void masksUrlSafeBase64() {
+        byte[] bytes = ("??>" + TOKEN).getBytes(StandardCharsets.UTF_8);
+        String encoded = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        assertThat(masker.mask(encoded)).contains("****");
+    }
+
+    @Test
+    void masksASecretSplitAcrossLines() {
+        String half1 = TOKEN.substring(0, 15);
+        String half2 = TOKEN.substring(15);
+        assertThat(masker.mask("a " + half1 + "\n" + half2 + " b")).isEqualTo("a **** b");
+        assertThat(masker.mask("a " + half1 + "\r\n" + half2 + " b")).isEqualTo("a **** b");
+        // inside a raw JSON event line the break is the two characters \ and n
+        assertThat(masker.mask("{\"text\":\"" + half1 + "\\n" + half2 + "\"}")).isEqualTo("{\"text\":\"****\"}");
+    }
+
+    @Test
+    void masksJsonEscapedSecrets() {
+        SecretMasker quoted = SecretMasker.of(List.of("pa\"ss\\wörd/1"));
+        assertThat(quoted.mask("{\"v\":\"pa\\\"ss\\\\wörd/1\"}")).isEqualTo("{\"v\":\"****\"}");
+        assertThat(quoted.mask("{\"v\":\"pa\\\"ss\\\\w\\u00f6rd\\/1\"}")).doesNotContain("ss\\\\w");
+        assertThat(quoted.mask("{\"v\":\"pa\\\"ss\\\\w\\u00f6rd/1\"}")).isEqualTo("{\"v\":\"****\"}");
+    }
+
+    @Test
+    void masksUrlEncodedSecrets() {
+        SecretMasker spaced = SecretMasker.of(List.of("key with/slash+plus"));
+        assertThat(spaced.mask("?k=key+with%2Fslash%2Bplus&x")).isEqualTo("?k=****&x");
+        assertThat(spaced.mask("?k=key%20with%2Fslash%2Bplus&x")).isEqualTo("?k=****&x");
+    }
+
+    @Test
+    void ignoresBlankAndTooShortValues() {
+        SecretMasker weak = SecretMasker.of(java.util.Arrays.asList(null, "", "  ", "abc"));
+        assertThat(weak.isEmpty()).isTrue();
+        assertThat(weak.mask("abc abc")).isEqualTo("abc abc");
+    }
+
+    @Test
+    void overlappingSecretsMergeIntoOneMask() {
+        SecretMasker two = SecretMasker.of(List.of("abcdef123", "def123xyz"));
+        assertThat(two.mask("--abcdef123xyz--")).isEqualTo("--****--");
+    }
+
+    @Test
+    void withAddsSecrets() {
+        SecretMasker more = masker.with(List.of("another-secret-value"));
+        assertThat(more.mask(TOKEN + " another-secret-value")).isEqualTo("**** ****");
+    }
+}

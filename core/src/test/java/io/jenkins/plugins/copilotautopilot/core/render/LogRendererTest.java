@@ -1,0 +1,79 @@
+package io.jenkins.plugins.copilotautopilot.core.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
+import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LogRendererTest {
+    private static final String SECRET = "github_pat_renderSecret0123456789";
+    private final ListLogSink sink = new ListLogSink(false);
+    private final LogRenderer renderer = new LogRenderer(sink, SecretMasker.of(List.of(SECRET)));
+
+    @Test
+    void multiLineMessagesKeepTheirLinesAndAreMaskedAsAWhole() {
+        renderer.onAssistantMessage(null, "First line\nSecond " + SECRET.substring(0, 12) + "\n" + SECRET.substring(12) + " end\n");
+        assertThat(sink.lines()).containsExactly("[copilot]   First line", "[copilot]   Second **** end");
+    }
+
+    @Test
+    void controlCharactersAndAnsiSequencesAreNeutralised() {
+        renderer.onAssistantMessage(null, "\u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007 bell\u0007 nul\0 \u202Eevil");
+        assertThat(sink.lines()).containsExactly("[copilot]   red link bell\uFFFD nul\uFFFD \uFFFDevil");
+    }
+
+    @Test
+    void plainOutputIsShownOnOneLineAndTruncatedLinesAreExplained() {
+        renderer.onPlainOutput(new PlainOutput("Warning: x", 10, false, null));
+        renderer.onPlainOutput(new PlainOutput("{\"type\":\"tool.execution_complete\"", 52_428_800L, true, "tool.execution_complete"));
+        assertThat(sink.lines()).containsExactly("[copilot] cli: Warning: x",
+                "[copilot] (a tool.execution_complete line of 52428800 bytes was too long to read; its beginning is in the journal)");
+    }
+
+    @Test
+    void errorsAndWarningsStayOnOneLine() {
+        renderer.onSessionError(new SessionError("query", "line one\nline two " + SECRET, 500));
+        renderer.onWarning("policy", "careful\nnow");
+        assertThat(sink.lines()).containsExactly("[copilot] ERROR: model error (HTTP 500): line one line two ****",
+                "[copilot] WARNING (policy): careful now");
+    }
+
+    @Test
+    void headerWarnsAboutAllowAllTools() {
+        renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).allowAllTools(true)
+                .denyTool("shell(rm)").model("gpt-x").maxAutopilotContinues(3).build()));
+        assertThat(sink.lines()).containsExactly(
+                "[copilot] Copilot CLI 1.0.102 (/opt/copilot/copilot) in /work",
+                "[copilot] Model: gpt-x | autopilot continuations: at most 3 | limits: 1h wall clock, 10m without events",
+                "[copilot] Tools: all allowed, denied shell(rm)",
+                "[copilot] WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
+        assertThat(sink.text()).doesNotContain(SECRET);
+    }
+
+    @Test
+    void closingBlockHasOutcomeSummaryAndNumbers() {
+        SessionState state = new SessionState(100, 0, 3, 4, 1, 1, 2, 1, 0, true, "Fixed the test.\nAll green.", true, null,
+                "task_complete", true, new ResultInfo("abc", 0, 1.5, 10L, 20L, 12, 3, 2, List.of("a", "b")), "m", 1200L, 80L, "x");
+        renderer.closing(new SessionOutcome(Outcome.COMPLETED, "The agent called task_complete after 3 turns."), state,
+                Duration.ofSeconds(75));
+        assertThat(sink.lines()).containsExactly(
+                "[copilot] " + "-".repeat(72),
+                "[copilot] COMPLETED: The agent called task_complete after 3 turns.",
+                "[copilot] Summary: Fixed the test.",
+                "[copilot]          All green.",
+                "[copilot] 3 turns | 4 tool calls (1 failed, 1 denied) | 1 continuation | premium requests: 1.5 | 1m 15s",
+                "[copilot] Tokens: 1200 in, 80 out",
+                "[copilot] Session abc | CLI exit code 0 | code changes: +12 -3 in 2 files");
+    }
+}

@@ -1,0 +1,136 @@
+package io.jenkins.plugins.copilotautopilot.core.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
+import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SessionTrackerTest {
+    private final EventParser parser = new EventParser();
+    private final SessionTracker tracker = new SessionTracker();
+    private final List<ToolCall> completed = new ArrayList<>();
+
+    SessionTrackerTest() {
+        tracker.addListener(new SessionListener() {
+            @Override
+            public void onToolCompleted(ToolCall call) {
+                completed.add(call);
+            }
+        });
+    }
+
+    private void feed(String... lines) {
+        for (String line : lines) {
+            StreamLine parsed = parser.parse(line);
+            tracker.accept(parsed);
+        }
+    }
+
+    @Test
+    void followsTurnsToolsAndCompletion() {
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\"},\"timestamp\":\"2026-01-01T00:00:00Z\"}",
+                "{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}},\"timestamp\":\"2026-01-01T00:00:01Z\"}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"success\":false,\"error\":{\"message\":\"exit 1\"}},\"timestamp\":\"2026-01-01T00:00:03.5Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"0\"},\"timestamp\":\"2026-01-01T00:00:04Z\"}",
+                "{\"type\":\"session.task_complete\",\"data\":{\"summary\":\"Fixed it\",\"success\":true}}");
+        SessionState state = tracker.state();
+        assertThat(state.turns()).isEqualTo(1);
+        assertThat(state.toolCalls()).isEqualTo(1);
+        assertThat(state.failedToolCalls()).isEqualTo(1);
+        assertThat(state.taskSummary()).isEqualTo("Fixed it");
+        assertThat(state.taskSuccess()).isTrue();
+        ToolCall call = completed.get(0);
+        assertThat(call.name()).isEqualTo("bash");
+        assertThat(call.argumentSummary()).isEqualTo("npm test");
+        assertThat(call.status()).isEqualTo(ToolStatus.FAILED);
+        assertThat(call.error()).isEqualTo("exit 1");
+        assertThat(call.duration().toMillis()).isEqualTo(2500);
+        assertThat(call.turn()).isEqualTo(1);
+    }
+
+    @Test
+    void eventsWithMissingFieldsDoNotBreakTracking() {
+        feed("{\"type\":\"assistant.turn_start\"}",
+                "{\"type\":\"tool.execution_start\"}",
+                "{\"type\":\"tool.execution_complete\"}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"never-started\",\"success\":true}}",
+                "{\"type\":\"session.task_complete\",\"data\":{}}",
+                "{\"type\":\"session.error\",\"data\":{\"statusCode\":\"not a number\"}}",
+                "{\"type\":\"result\"}",
+                "{\"type\":\"assistant.message\",\"data\":{\"content\":[1,2]}}",
+                "{\"type\":\"user.message\",\"data\":null}");
+        SessionState state = tracker.state();
+        assertThat(state.events()).isEqualTo(9);
+        assertThat(state.turns()).isEqualTo(1);
+        assertThat(state.toolCalls()).isEqualTo(2);
+        assertThat(state.taskCompleteSeen()).isTrue();
+        assertThat(state.taskSummary()).isNull();
+        assertThat(state.firstError().statusCode()).isNull();
+        assertThat(state.result()).isNotNull();
+        assertThat(state.result().exitCode()).isNull();
+        assertThat(completed).extracting(ToolCall::name).containsExactly("unknown tool", "unknown tool");
+    }
+
+    @Test
+    void deniedCallsAreCountedApart() {
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\"}}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"success\":false,\"error\":{\"message\":\"Permission denied\",\"code\":\"denied\"}}}");
+        assertThat(tracker.state().deniedToolCalls()).isEqualTo(1);
+        assertThat(tracker.state().failedToolCalls()).isZero();
+        assertThat(completed.get(0).status()).isEqualTo(ToolStatus.DENIED);
+    }
+
+    @Test
+    void subAgentTurnsDoNotCountAsSessionTurns() {
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\"}}",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\",\"parentToolCallId\":\"task-1\"},\"agentId\":\"sub\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"0\",\"parentToolCallId\":\"task-1\"},\"agentId\":\"sub\"}");
+        assertThat(tracker.state().turns()).isEqualTo(1);
+        assertThat(tracker.state().activity()).isEqualTo("while waiting for the model in turn 1");
+    }
+
+    @Test
+    void countsNudgesAndTokens() {
+        feed("{\"type\":\"user.message\",\"data\":{\"content\":\"task\"}}",
+                "{\"type\":\"user.message\",\"data\":{\"content\":\"\",\"source\":\"autopilot\",\"isAutopilotContinuation\":true}}",
+                "{\"type\":\"assistant.usage\",\"data\":{\"model\":\"m\",\"inputTokens\":100,\"outputTokens\":7}}",
+                "{\"type\":\"assistant.usage\",\"data\":{\"model\":\"m\",\"inputTokens\":50,\"outputTokens\":3}}");
+        SessionState state = tracker.state();
+        assertThat(state.nudges()).isEqualTo(1);
+        assertThat(state.inputTokens()).isEqualTo(150);
+        assertThat(state.outputTokens()).isEqualTo(10);
+        assertThat(state.model()).isEqualTo("m");
+    }
+
+    @Test
+    void describesWhatIsRunning() {
+        assertThat(tracker.state().activity()).isEqualTo("before the CLI printed any event");
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\"}}",
+                "{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"sleep 600\"}}}");
+        assertThat(tracker.state().activity()).isEqualTo("while tool 'bash' (sleep 600) was running in turn 1");
+    }
+
+    @Test
+    void runningCallsAreBounded() {
+        for (int i = 0; i < SessionTracker.MAX_RUNNING_CALLS + 500; i++) {
+            feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c" + i + "\",\"toolName\":\"bash\"}}");
+        }
+        assertThat(tracker.state().toolCalls()).isEqualTo(SessionTracker.MAX_RUNNING_CALLS + 500);
+        // completing the oldest (dropped) call still counts it once, as an unknown start
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c0\",\"success\":true}}");
+        assertThat(completed).hasSize(1);
+    }
+
+    @Test
+    void summarisesToolArguments() {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(ArgumentSummary.of("view", json.createObjectNode().put("path", "src/App.java"))).isEqualTo("src/App.java");
+        assertThat(ArgumentSummary.of("grep", json.createObjectNode().put("pattern", "TODO").put("path", "src"))).isEqualTo("TODO in src");
+        assertThat(ArgumentSummary.of("bash", json.createObjectNode().put("command", "a\nb\t c"))).isEqualTo("a b c");
+        assertThat(ArgumentSummary.of("x", json.createObjectNode().put("n", 1))).isEqualTo("{\"n\":1}");
+        assertThat(ArgumentSummary.of("bash", json.createObjectNode().put("command", "y".repeat(500)))).hasSize(ArgumentSummary.MAX_LENGTH);
+    }
+}
