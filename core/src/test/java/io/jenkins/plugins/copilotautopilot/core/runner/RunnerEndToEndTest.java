@@ -1,0 +1,163 @@
+package io.jenkins.plugins.copilotautopilot.core.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
+import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The standalone runner as a user runs it: exit codes, messages, the journal, Ctrl-C. */
+@Timeout(120)
+class RunnerEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(Map<String, String> env, String... args) {
+        RunnerMain runner = new RunnerMain(env, new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        return runner.run(args);
+    }
+
+    private Map<String, String> providerEnv(ScriptedModelServer server) {
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", System.getenv("PATH"));
+        env.put("COPILOT_CLI", TestCli.executable().path());
+        env.put("COPILOT_PROVIDER_BASE_URL", server.baseUrl());
+        env.put("COPILOT_PROVIDER_API_KEY", "sk-runner-test-key");
+        env.put("COPILOT_MODEL", "fake-model");
+        return env;
+    }
+
+    @Test
+    void completedTaskExitsZeroWithLogAndJournal() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            Path journal = dir.resolve("out/journal.jsonl");
+            int code = run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(),
+                    "-p", "Write hi.txt", "--journal", journal.toString());
+
+            assertThat(code).isZero();
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(log).contains("[copilot]   > bash: echo hi > hi.txt", "[copilot] COMPLETED: The agent called task_complete",
+                    "[copilot] Summary: Wrote hi.txt.");
+            assertThat(dir.resolve("hi.txt")).exists();
+            assertThat(Files.readAllLines(journal)).first().asString().contains("\"type\":\"autopilot.run_started\"");
+            assertThat(log + Files.readString(journal)).doesNotContain("sk-runner-test-key");
+        }
+    }
+
+    @Test
+    void incompleteTaskExitsTwo() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.neverComplete())) {
+            int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Chat", "--max-autopilot-continues", "0");
+            assertThat(code).isEqualTo(2);
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("INCOMPLETE:");
+        }
+    }
+
+    @Test
+    void failedTaskExitsOne() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.always(Reply.status(400, "nope")))) {
+            assertThat(run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "x")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void missingCliIsOneClearLine() {
+        Map<String, String> env = Map.of("COPILOT_CLI", dir.resolve("no-cli").toString(), "COPILOT_GITHUB_TOKEN", "github_pat_x12345");
+        assertThat(run(env, "-p", "x")).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+                .startsWith("copilot-autopilot: No Copilot CLI at '" + dir.resolve("no-cli") + "'")
+                .contains("Set --copilot or COPILOT_CLI");
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
+    void missingCredentialsIsOneClearLine() {
+        assertThat(run(Map.of("COPILOT_CLI", TestCli.executable().path()), "-p", "x")).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+                .startsWith("copilot-autopilot: no credentials for the Copilot CLI: set COPILOT_GITHUB_TOKEN");
+    }
+
+    @Test
+    void badArgumentsExit64() {
+        assertThat(run(Map.of(), "--max-autopilot-continues", "-3", "-p", "x")).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("maxAutopilotContinues must be 0 or more, was -3.");
+        assertThat(run(Map.of(), "--bogus")).isEqualTo(RunnerMain.EXIT_USAGE);
+    }
+
+    @Test
+    void helpListsEveryOption() {
+        assertThat(run(Map.of(), "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--prompt", "--prompt-file", "--dir", "--copilot", "--model",
+                "--max-autopilot-continues", "--allow-all-tools", "--allow-tool", "--deny-tool", "--add-dir", "--timeout",
+                "--inactivity-timeout", "--journal", "--provider-base-url", "--provider-type", "--provider-wire-api", "--offline",
+                "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY", "--secret-env-var");
+    }
+
+    @Test
+    void ctrlCStopsTheCliTreeAndExits130() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 317", "never"))) {
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), RunnerMain.class.getName(),
+                    "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep"));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(providerEnv(server));
+            Process runner = builder.start();
+            List<String> lines = new ArrayList<>();
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(runner.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    lines.add(line);
+                    if (line.contains("> bash: sleep 317")) {
+                        Thread.sleep(1000); // let the shell start sleeping
+                        new ProcessBuilder("kill", "-INT", String.valueOf(runner.pid())).start().waitFor();
+                    }
+                }
+            }
+            assertThat(runner.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(runner.exitValue()).isEqualTo(130);
+            assertThat(lines).anyMatch(l -> l.startsWith("[copilot] ABORTED: Aborted while tool 'bash' (sleep 317)"));
+            assertThat(processesWorkingIn(dir)).isEmpty();
+        }
+    }
+
+    /** Processes whose current directory is {@code dir}: the CLI and its tools would be. */
+    private static List<String> processesWorkingIn(Path dir) throws Exception {
+        List<String> found = new ArrayList<>();
+        Path real = dir.toRealPath();
+        File[] procs = new File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
+        for (File proc : procs == null ? new File[0] : procs) {
+            try {
+                if (Files.readSymbolicLink(proc.toPath().resolve("cwd")).equals(real)) {
+                    found.add(proc.getName() + " " + ProcessHandle.of(Long.parseLong(proc.getName()))
+                            .flatMap(p -> p.info().commandLine()).orElse("?"));
+                }
+            } catch (Exception e) {
+                // gone or not ours
+            }
+        }
+        return found;
+    }
+}

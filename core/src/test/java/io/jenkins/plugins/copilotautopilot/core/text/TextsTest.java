@@ -1,0 +1,43 @@
+package io.jenkins.plugins.copilotautopilot.core.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class TextsTest {
+    @Test
+    void truncateMarksTheCutAndNeverSplitsASurrogatePair() {
+        assertThat(Texts.truncate("abcdef", 4)).isEqualTo("abc…");
+        assertThat(Texts.truncate("abc", 4)).isEqualTo("abc");
+        assertThat(Texts.truncate("ab\uD83D\uDE00cd", 4)).isEqualTo("ab…");
+    }
+
+    @Test
+    void lineHelpers() {
+        assertThat(Texts.oneLine("  a\n\tb  c ")).isEqualTo("a b c");
+        assertThat(Texts.singleLine("  a\r\nb\n")).isEqualTo("  a b ");
+        assertThat(Texts.number(3.0)).isEqualTo("3");
+        assertThat(Texts.number(1.25)).isEqualTo("1.25");
+    }
+
+    @Test
+    void durationsInWords() {
+        assertThat(Durations.describe(Duration.ofMillis(250))).isEqualTo("250 ms");
+        assertThat(Durations.describe(Duration.ofMillis(2400))).isEqualTo("2.4s");
+        assertThat(Durations.describe(Duration.ofSeconds(8))).isEqualTo("8s");
+        assertThat(Durations.describe(Duration.ofSeconds(3725))).isEqualTo("1h 2m 5s");
+        assertThat(Durations.describe(Duration.ofMinutes(60))).isEqualTo("1h");
+        assertThat(Durations.describe(null)).isEqualTo("an unknown time");
+    }
+
+    @Test
+    void consoleTextRemovesEscapesAndControls() {
+        assertThat(ConsoleText.clean("plain text\twith tab\nand line")).isEqualTo("plain text\twith tab\nand line");
+        assertThat(ConsoleText.clean("\u001b[1;31mbold red\u001b[0m")).isEqualTo("bold red");
+        assertThat(ConsoleText.clean("\u001b]0;title\u001b\\after")).isEqualTo("after");
+        assertThat(ConsoleText.clean("a\u001bcb")).isEqualTo("ab");
+        assertThat(ConsoleText.clean("x\r\u0008\u009b\u202Ey")).isEqualTo("x\uFFFD\uFFFD\uFFFD\uFFFDy");
+        assertThat(ConsoleText.clean("unterminated \u001b[")).isEqualTo("unterminated ");
+    }
+}
