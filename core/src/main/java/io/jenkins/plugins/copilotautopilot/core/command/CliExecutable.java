@@ -7,5 +7,5 @@ package io.jenkins.plugins.copilotautopilot.core.command;
  * @param path    absolute path of the executable
  * @param version its version when known (read from the npm package next to it), else null
  */
-public record CliExecutable(String path, String version) {
+public record CliExecutable(String path, String version) implements java.io.Serializable {
 }

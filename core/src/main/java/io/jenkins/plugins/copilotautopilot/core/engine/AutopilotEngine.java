@@ -24,7 +24,9 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs one autopilot task end to end: launches the CLI, streams its events through the parser, the
@@ -70,9 +72,14 @@ public final class AutopilotEngine {
         abortRequested = true;
     }
 
-    /** The masker this engine applies for {@code command}: its secrets plus the extra ones. */
-    public SecretMasker maskerFor(CliCommand command) {
-        List<String> secrets = new ArrayList<>(command.options().secretValues(command.environment()));
+    /**
+     * The masker this engine applies for {@code command}: the options' secrets, the values of their
+     * {@code secretEnvVars} in the environment the CLI gets, and the extra secrets.
+     */
+    public SecretMasker maskerFor(CliCommand command, Map<String, String> inheritedEnvironment) {
+        Map<String, String> environment = new HashMap<>(inheritedEnvironment);
+        environment.putAll(command.environment());
+        List<String> secrets = new ArrayList<>(command.options().secretValues(environment));
         secrets.addAll(extraSecrets);
         return SecretMasker.of(secrets);
     }
@@ -83,7 +90,7 @@ public final class AutopilotEngine {
      */
     public SessionResult run(CliCommand command, CliLauncher launcher) {
         long started = System.nanoTime();
-        SecretMasker masker = maskerFor(command);
+        SecretMasker masker = maskerFor(command, launcher.inheritedEnvironment());
         SessionTracker tracker = new SessionTracker();
         LogRenderer renderer = new LogRenderer(log, masker);
         tracker.addListener(renderer);

@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.process;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Map;
 
 /**
  * Starts the CLI somewhere: on this machine ({@link LocalCliLauncher}) or on a Jenkins agent (the
@@ -14,4 +15,12 @@ public interface CliLauncher {
      * @throws IOException when the process cannot be started (the message says why)
      */
     RunningCli launch(CliCommand command, OutputStream stdout, OutputStream stderr) throws IOException;
+
+    /**
+     * The environment the CLI inherits before the command's own variables are added, so that the values of
+     * the options' {@code secretEnvVars} can be masked.
+     */
+    default Map<String, String> inheritedEnvironment() {
+        return Map.of();
+    }
 }

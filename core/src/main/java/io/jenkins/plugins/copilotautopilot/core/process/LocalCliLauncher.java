@@ -26,6 +26,11 @@ public final class LocalCliLauncher implements CliLauncher {
     }
 
     @Override
+    public Map<String, String> inheritedEnvironment() {
+        return System.getenv();
+    }
+
+    @Override
     public RunningCli launch(CliCommand command, OutputStream stdout, OutputStream stderr) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command.commandLine());
         if (command.workingDirectory() != null) {

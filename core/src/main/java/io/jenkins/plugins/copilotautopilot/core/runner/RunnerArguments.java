@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -153,7 +154,7 @@ public final class RunnerArguments {
                 .model(model)
                 .maxAutopilotContinues(maxContinues)
                 .allowAllTools(allowAll)
-                .githubToken(firstSet(env, "COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"))
+                .githubToken(EnvironmentTokens.githubToken(env))
                 .timeout(timeout)
                 .inactivityTimeout(inactivity);
         allow.forEach(options::allowTool);
@@ -166,16 +167,6 @@ public final class RunnerArguments {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
         return new Parsed(options.build(), dir, copilot, journal, false);
-    }
-
-    private static String firstSet(Map<String, String> env, String... names) {
-        for (String name : names) {
-            String value = env.get(name);
-            if (value != null && !value.isBlank()) {
-                return value;
-            }
-        }
-        return null;
     }
 
     private static String readPrompt(String file, InputStream stdin) throws UsageException {

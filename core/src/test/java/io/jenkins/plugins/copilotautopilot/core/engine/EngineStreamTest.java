@@ -104,6 +104,17 @@ class EngineStreamTest {
     }
 
     @Test
+    void valuesOfSecretEnvVarsAreMasked() {
+        CliCommand command = Commands.of(Commands.simple().options().toBuilder().secretEnvVar("DEPLOY_KEY").build());
+        String leak = "{\"type\":\"assistant.message\",\"data\":{\"content\":\"the key is dk-secret-4242\"}}\n";
+        SessionResult result = AutopilotEngine.builder(log).journalTo(journal).build().run(command,
+                ReplayLauncher.ofText(leak + Captures.stdoutText("cli-happy"), 0).withEnvironment(java.util.Map.of("DEPLOY_KEY", "dk-secret-4242")));
+        assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(log.lines()).contains("[copilot]   the key is ****");
+        assertThat(journal.toString(StandardCharsets.UTF_8)).doesNotContain("dk-secret-4242");
+    }
+
+    @Test
     void aCliThatCannotStartFailsWithTheReason() {
         SessionResult result = run((command, out, err) -> {
             throw new IOException("cannot run /opt/copilot/copilot (error=13, Permission denied)");

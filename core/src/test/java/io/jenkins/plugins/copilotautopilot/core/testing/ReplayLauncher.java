@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,7 @@ public final class ReplayLauncher implements CliLauncher {
     private final int exitCode;
     private final int pieceSize;
     private volatile boolean killed;
+    private Map<String, String> environment = Map.of();
 
     public ReplayLauncher(byte[] stdout, byte[] stderr, int exitCode, int pieceSize) {
         this.stdout = stdout;
@@ -35,6 +37,17 @@ public final class ReplayLauncher implements CliLauncher {
 
     public static ReplayLauncher ofText(String stdout, int exitCode) {
         return new ReplayLauncher(stdout.getBytes(StandardCharsets.UTF_8), new byte[0], exitCode, 997);
+    }
+
+    /** Pretends the CLI inherits this environment. */
+    public ReplayLauncher withEnvironment(Map<String, String> env) {
+        this.environment = env;
+        return this;
+    }
+
+    @Override
+    public Map<String, String> inheritedEnvironment() {
+        return environment;
     }
 
     public boolean killed() {

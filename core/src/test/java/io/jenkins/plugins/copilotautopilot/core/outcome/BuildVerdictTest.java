@@ -1,0 +1,30 @@
+package io.jenkins.plugins.copilotautopilot.core.outcome;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class BuildVerdictTest {
+    @Test
+    void outcomesMapToBuildResults() {
+        for (ResultWhenIncomplete choice : ResultWhenIncomplete.values()) {
+            assertThat(BuildVerdict.of(Outcome.COMPLETED, choice)).isEqualTo(BuildVerdict.SUCCESS);
+            assertThat(BuildVerdict.of(Outcome.FAILED, choice)).isEqualTo(BuildVerdict.FAILURE);
+            assertThat(BuildVerdict.of(Outcome.TIMED_OUT, choice)).isEqualTo(BuildVerdict.FAILURE);
+            assertThat(BuildVerdict.of(Outcome.STALLED, choice)).isEqualTo(BuildVerdict.FAILURE);
+            assertThat(BuildVerdict.of(Outcome.ABORTED, choice)).isEqualTo(BuildVerdict.ABORTED);
+        }
+        assertThat(BuildVerdict.of(Outcome.INCOMPLETE, ResultWhenIncomplete.FAILURE)).isEqualTo(BuildVerdict.FAILURE);
+        assertThat(BuildVerdict.of(Outcome.INCOMPLETE, ResultWhenIncomplete.UNSTABLE)).isEqualTo(BuildVerdict.UNSTABLE);
+        assertThat(BuildVerdict.of(Outcome.INCOMPLETE, ResultWhenIncomplete.SUCCESS)).isEqualTo(BuildVerdict.SUCCESS);
+    }
+
+    @Test
+    void resultWhenIncompleteParsesUserValues() {
+        assertThat(ResultWhenIncomplete.parse(null)).isEqualTo(ResultWhenIncomplete.FAILURE);
+        assertThat(ResultWhenIncomplete.parse(" unstable ")).isEqualTo(ResultWhenIncomplete.UNSTABLE);
+        assertThatThrownBy(() -> ResultWhenIncomplete.parse("maybe"))
+                .hasMessage("resultWhenIncomplete must be FAILURE, UNSTABLE or SUCCESS; was 'maybe'.");
+    }
+}

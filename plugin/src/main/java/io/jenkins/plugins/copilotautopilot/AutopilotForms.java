@@ -1,0 +1,134 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import com.cloudbees.plugins.credentials.CredentialsMatchers;
+import com.cloudbees.plugins.credentials.CredentialsProvider;
+import com.cloudbees.plugins.credentials.common.StandardListBoxModel;
+import hudson.Util;
+import hudson.model.Item;
+import hudson.model.Queue;
+import hudson.model.queue.Tasks;
+import hudson.security.ACL;
+import hudson.util.FormValidation;
+import hudson.util.ListBoxModel;
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.WorkspacePaths;
+import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
+import java.util.List;
+import jenkins.model.Jenkins;
+import org.jenkinsci.plugins.plaincredentials.StringCredentials;
+import org.springframework.security.core.Authentication;
+
+/**
+ * The form logic behind both descriptors (Pipeline step and Freestyle builder): credential drop-downs with
+ * permission checks, and field checks that reuse the engine's own validation.
+ */
+final class AutopilotForms {
+    /** Every setting, in form order; each has a {@code help-<field>.html} next to the Pipeline step. */
+    static final String[] FIELDS = {"prompt", "credentialsId", "model", "maxAutopilotContinues", "allowAllTools",
+        "allowTools", "denyTools", "addDirs", "workingDirectory", "timeout", "inactivityTimeout", "resultWhenIncomplete",
+        "copilotPath", "providerBaseUrl", "providerType", "providerWireApi", "providerCredentialsId", "offline",
+        "secretEnvVars"};
+
+    private AutopilotForms() {
+    }
+
+    /** Secret text credentials the build could use; only for users allowed to see them. */
+    static ListBoxModel fillCredentials(Item item, String current) {
+        StandardListBoxModel result = new StandardListBoxModel();
+        if (!mayListCredentials(item)) {
+            return result.includeCurrentValue(current);
+        }
+        return result.includeEmptyValue()
+                .includeMatchingAs(authenticationOf(item), item, StringCredentials.class, List.of(), CredentialsMatchers.always())
+                .includeCurrentValue(current);
+    }
+
+    static FormValidation checkCredentials(Item item, String value) {
+        if (!mayListCredentials(item) || Util.fixEmptyAndTrim(value) == null) {
+            return FormValidation.ok();
+        }
+        if (value.contains("${")) {
+            return FormValidation.warning(Messages.AutopilotForms_CredentialsExpression());
+        }
+        if (CredentialsProvider.listCredentialsInItem(StringCredentials.class, item, authenticationOf(item), List.of(),
+                CredentialsMatchers.withId(value)).isEmpty()) {
+            return FormValidation.error(Messages.AutopilotForms_CredentialsNotFound(value));
+        }
+        return FormValidation.ok();
+    }
+
+    private static boolean mayListCredentials(Item item) {
+        if (item == null) {
+            return Jenkins.get().hasPermission(Jenkins.ADMINISTER);
+        }
+        return item.hasPermission(Item.EXTENDED_READ) || item.hasPermission(CredentialsProvider.USE_ITEM);
+    }
+
+    /** The identity the build will resolve credentials as. */
+    private static Authentication authenticationOf(Item item) {
+        return item instanceof Queue.Task task ? Tasks.getAuthenticationOf2(task) : ACL.SYSTEM2;
+    }
+
+    static FormValidation checkPrompt(String value) {
+        return problems(AutopilotOptions.builder(value).build().validate());
+    }
+
+    static FormValidation checkNonNegative(String value) {
+        String v = Util.fixEmptyAndTrim(value);
+        if (v == null) {
+            return FormValidation.ok();
+        }
+        try {
+            return Integer.parseInt(v) >= 0 ? FormValidation.ok() : FormValidation.error(Messages.AutopilotForms_NotNegative());
+        } catch (NumberFormatException e) {
+            return FormValidation.error(Messages.AutopilotForms_NotANumber(v));
+        }
+    }
+
+    static FormValidation checkWorkingDirectory(String value) {
+        try {
+            WorkspacePaths.relative(value);
+            return FormValidation.ok();
+        } catch (IllegalArgumentException e) {
+            return FormValidation.error(e.getMessage());
+        }
+    }
+
+    static FormValidation checkProviderBaseUrl(String value, String model) {
+        if (Util.fixEmptyAndTrim(value) == null) {
+            return FormValidation.ok();
+        }
+        return problems(AutopilotOptions.builder("check").model(model)
+                .provider(new ProviderOptions(value, null, null, null, false)).build().validate());
+    }
+
+    private static FormValidation problems(List<String> problems) {
+        return problems.isEmpty() ? FormValidation.ok() : FormValidation.error(String.join(" ", problems));
+    }
+
+    static ListBoxModel resultWhenIncompleteItems() {
+        ListBoxModel items = new ListBoxModel();
+        for (ResultWhenIncomplete value : ResultWhenIncomplete.values()) {
+            items.add(value.name());
+        }
+        return items;
+    }
+
+    static ListBoxModel providerTypeItems() {
+        return choices("openai", "azure", "anthropic");
+    }
+
+    static ListBoxModel providerWireApiItems() {
+        return choices("completions", "responses");
+    }
+
+    private static ListBoxModel choices(String... values) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(Messages.AutopilotForms_CliDefault(), "");
+        for (String value : values) {
+            items.add(value);
+        }
+        return items;
+    }
+}

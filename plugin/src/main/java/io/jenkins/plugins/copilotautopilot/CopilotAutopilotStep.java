@@ -1,0 +1,334 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.EnvVars;
+import hudson.Extension;
+import hudson.Util;
+import hudson.FilePath;
+import hudson.Launcher;
+import hudson.model.Item;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import hudson.util.FormValidation;
+import hudson.util.ListBoxModel;
+import java.util.List;
+import java.util.Set;
+import net.sf.json.JSONObject;
+import org.jenkinsci.plugins.workflow.graph.FlowNode;
+import org.jenkinsci.plugins.workflow.steps.Step;
+import org.jenkinsci.plugins.workflow.steps.StepContext;
+import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
+import org.jenkinsci.plugins.workflow.steps.StepExecution;
+import org.kohsuke.stapler.AncestorInPath;
+import org.kohsuke.stapler.DataBoundConstructor;
+import org.kohsuke.stapler.DataBoundSetter;
+import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
+import org.kohsuke.stapler.verb.POST;
+
+/**
+ * The Pipeline step {@code copilotAutopilot}: runs one Copilot CLI autopilot task on the current node and
+ * returns a map with the outcome, the agent's summary and the numbers.
+ *
+ * <pre>
+ * def r = copilotAutopilot prompt: 'Make the failing test pass', credentialsId: 'copilot-token',
+ *                          allowTools: ['shell(npm test)', 'write']
+ * echo "${r.outcome}: ${r.summary}"
+ * </pre>
+ */
+public final class CopilotAutopilotStep extends Step implements CopilotAutopilotTask {
+    private final String prompt;
+    private String model;
+    private String credentialsId;
+    private Integer maxAutopilotContinues;
+    private boolean allowAllTools;
+    private List<String> allowTools = List.of();
+    private List<String> denyTools = List.of();
+    private List<String> addDirs = List.of();
+    private List<String> secretEnvVars = List.of();
+    private String workingDirectory;
+    private Integer timeout;
+    private Integer inactivityTimeout;
+    private String resultWhenIncomplete;
+    private String copilotPath;
+    private String providerBaseUrl;
+    private String providerType;
+    private String providerWireApi;
+    private String providerCredentialsId;
+    private boolean offline;
+
+    @DataBoundConstructor
+    public CopilotAutopilotStep(String prompt) {
+        this.prompt = prompt;
+    }
+
+    @Override
+    public StepExecution start(StepContext context) {
+        return new CopilotAutopilotStepExecution(this, context);
+    }
+
+    @Override
+    public String getPrompt() {
+        return prompt;
+    }
+
+    @Override
+    public String getModel() {
+        return model;
+    }
+
+    @DataBoundSetter
+    public void setModel(String model) {
+        this.model = Util.fixEmptyAndTrim(model);
+    }
+
+    @Override
+    public String getCredentialsId() {
+        return credentialsId;
+    }
+
+    @DataBoundSetter
+    public void setCredentialsId(String credentialsId) {
+        this.credentialsId = Util.fixEmptyAndTrim(credentialsId);
+    }
+
+    @Override
+    public Integer getMaxAutopilotContinues() {
+        return maxAutopilotContinues;
+    }
+
+    @DataBoundSetter
+    public void setMaxAutopilotContinues(Integer maxAutopilotContinues) {
+        this.maxAutopilotContinues = maxAutopilotContinues;
+    }
+
+    @Override
+    public boolean isAllowAllTools() {
+        return allowAllTools;
+    }
+
+    @DataBoundSetter
+    public void setAllowAllTools(boolean allowAllTools) {
+        this.allowAllTools = allowAllTools;
+    }
+
+    @Override
+    public List<String> getAllowTools() {
+        return allowTools;
+    }
+
+    @DataBoundSetter
+    public void setAllowTools(List<String> allowTools) {
+        this.allowTools = FormLists.clean(allowTools);
+    }
+
+    @Override
+    public List<String> getDenyTools() {
+        return denyTools;
+    }
+
+    @DataBoundSetter
+    public void setDenyTools(List<String> denyTools) {
+        this.denyTools = FormLists.clean(denyTools);
+    }
+
+    @Override
+    public List<String> getAddDirs() {
+        return addDirs;
+    }
+
+    @DataBoundSetter
+    public void setAddDirs(List<String> addDirs) {
+        this.addDirs = FormLists.clean(addDirs);
+    }
+
+    @Override
+    public List<String> getSecretEnvVars() {
+        return secretEnvVars;
+    }
+
+    @DataBoundSetter
+    public void setSecretEnvVars(List<String> secretEnvVars) {
+        this.secretEnvVars = FormLists.clean(secretEnvVars);
+    }
+
+    @Override
+    public String getWorkingDirectory() {
+        return workingDirectory;
+    }
+
+    @DataBoundSetter
+    public void setWorkingDirectory(String workingDirectory) {
+        this.workingDirectory = Util.fixEmptyAndTrim(workingDirectory);
+    }
+
+    @Override
+    public Integer getTimeout() {
+        return timeout;
+    }
+
+    @DataBoundSetter
+    public void setTimeout(Integer timeout) {
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Integer getInactivityTimeout() {
+        return inactivityTimeout;
+    }
+
+    @DataBoundSetter
+    public void setInactivityTimeout(Integer inactivityTimeout) {
+        this.inactivityTimeout = inactivityTimeout;
+    }
+
+    @Override
+    public String getResultWhenIncomplete() {
+        return resultWhenIncomplete;
+    }
+
+    @DataBoundSetter
+    public void setResultWhenIncomplete(String resultWhenIncomplete) {
+        this.resultWhenIncomplete = Util.fixEmptyAndTrim(resultWhenIncomplete);
+    }
+
+    @Override
+    public String getCopilotPath() {
+        return copilotPath;
+    }
+
+    @DataBoundSetter
+    public void setCopilotPath(String copilotPath) {
+        this.copilotPath = Util.fixEmptyAndTrim(copilotPath);
+    }
+
+    @Override
+    public String getProviderBaseUrl() {
+        return providerBaseUrl;
+    }
+
+    @DataBoundSetter
+    public void setProviderBaseUrl(String providerBaseUrl) {
+        this.providerBaseUrl = Util.fixEmptyAndTrim(providerBaseUrl);
+    }
+
+    @Override
+    public String getProviderType() {
+        return providerType;
+    }
+
+    @DataBoundSetter
+    public void setProviderType(String providerType) {
+        this.providerType = Util.fixEmptyAndTrim(providerType);
+    }
+
+    @Override
+    public String getProviderWireApi() {
+        return providerWireApi;
+    }
+
+    @DataBoundSetter
+    public void setProviderWireApi(String providerWireApi) {
+        this.providerWireApi = Util.fixEmptyAndTrim(providerWireApi);
+    }
+
+    @Override
+    public String getProviderCredentialsId() {
+        return providerCredentialsId;
+    }
+
+    @DataBoundSetter
+    public void setProviderCredentialsId(String providerCredentialsId) {
+        this.providerCredentialsId = Util.fixEmptyAndTrim(providerCredentialsId);
+    }
+
+    @Override
+    public boolean isOffline() {
+        return offline;
+    }
+
+    @DataBoundSetter
+    public void setOffline(boolean offline) {
+        this.offline = offline;
+    }
+
+    @Extension
+    public static final class DescriptorImpl extends StepDescriptor {
+        @Override
+        public String getFunctionName() {
+            return "copilotAutopilot";
+        }
+
+        @NonNull
+        @Override
+        public String getDisplayName() {
+            return Messages.CopilotAutopilotStep_DisplayName();
+        }
+
+        @Override
+        public Set<? extends Class<?>> getRequiredContext() {
+            return Set.of(Run.class, TaskListener.class, FilePath.class, Launcher.class, EnvVars.class, FlowNode.class);
+        }
+
+        @Override
+        public Step newInstance(StaplerRequest2 req, @NonNull JSONObject formData) throws FormException {
+            return super.newInstance(req, FormLists.textAreasToArrays(formData));
+        }
+
+        @POST
+        public ListBoxModel doFillCredentialsIdItems(@AncestorInPath Item item, @QueryParameter String credentialsId) {
+            return AutopilotForms.fillCredentials(item, credentialsId);
+        }
+
+        @POST
+        public ListBoxModel doFillProviderCredentialsIdItems(@AncestorInPath Item item, @QueryParameter String providerCredentialsId) {
+            return AutopilotForms.fillCredentials(item, providerCredentialsId);
+        }
+
+        @POST
+        public FormValidation doCheckCredentialsId(@AncestorInPath Item item, @QueryParameter String value) {
+            return AutopilotForms.checkCredentials(item, value);
+        }
+
+        @POST
+        public FormValidation doCheckProviderCredentialsId(@AncestorInPath Item item, @QueryParameter String value) {
+            return AutopilotForms.checkCredentials(item, value);
+        }
+
+        public FormValidation doCheckPrompt(@QueryParameter String value) {
+            return AutopilotForms.checkPrompt(value);
+        }
+
+        public FormValidation doCheckMaxAutopilotContinues(@QueryParameter String value) {
+            return AutopilotForms.checkNonNegative(value);
+        }
+
+        public FormValidation doCheckTimeout(@QueryParameter String value) {
+            return AutopilotForms.checkNonNegative(value);
+        }
+
+        public FormValidation doCheckInactivityTimeout(@QueryParameter String value) {
+            return AutopilotForms.checkNonNegative(value);
+        }
+
+        public FormValidation doCheckWorkingDirectory(@QueryParameter String value) {
+            return AutopilotForms.checkWorkingDirectory(value);
+        }
+
+        public FormValidation doCheckProviderBaseUrl(@QueryParameter String value, @QueryParameter String model) {
+            return AutopilotForms.checkProviderBaseUrl(value, model);
+        }
+
+        public ListBoxModel doFillResultWhenIncompleteItems() {
+            return AutopilotForms.resultWhenIncompleteItems();
+        }
+
+        public ListBoxModel doFillProviderTypeItems() {
+            return AutopilotForms.providerTypeItems();
+        }
+
+        public ListBoxModel doFillProviderWireApiItems() {
+            return AutopilotForms.providerWireApiItems();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import java.io.Serializable;
+
+/**
+ * What one step invocation left in the build: its outcome, the agent's summary (masked) and the numbers,
+ * plus the name of its journal file. Kept small: it is saved in {@code build.xml}.
+ */
+public final class SessionRecord implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String invocationId;
+    private final String journalFile;
+    private final String outcome;
+    private final String reason;
+    private final String summary;
+    private final int turns;
+    private final int toolCalls;
+    private final int failedToolCalls;
+    private final int deniedToolCalls;
+    private final int nudges;
+    private final Double premiumRequests;
+    private final long durationMillis;
+    private final String sessionId;
+    private final Integer exitCode;
+    private final String model;
+    private final long linesAdded;
+    private final long linesRemoved;
+    private final int filesModified;
+
+    SessionRecord(String invocationId, String journalFile, SessionResult r) {
+        this.invocationId = invocationId;
+        this.journalFile = journalFile;
+        this.outcome = r.outcome().name();
+        this.reason = r.reason();
+        this.summary = r.summary();
+        this.turns = r.turns();
+        this.toolCalls = r.toolCalls();
+        this.failedToolCalls = r.failedToolCalls();
+        this.deniedToolCalls = r.deniedToolCalls();
+        this.nudges = r.nudges();
+        this.premiumRequests = r.premiumRequests();
+        this.durationMillis = r.durationMillis();
+        this.sessionId = r.sessionId();
+        this.exitCode = r.exitCode();
+        this.model = r.model();
+        this.linesAdded = r.linesAdded();
+        this.linesRemoved = r.linesRemoved();
+        this.filesModified = r.filesModified();
+    }
+
+    public String getInvocationId() {
+        return invocationId;
+    }
+
+    /** The journal's file name inside the build's {@code copilot-autopilot} folder. */
+    public String getJournalFile() {
+        return journalFile;
+    }
+
+    /** COMPLETED, INCOMPLETE, FAILED, TIMED_OUT, STALLED or ABORTED. */
+    public String getOutcome() {
+        return outcome;
+    }
+
+    public String getReason() {
+        return reason;
+    }
+
+    public String getSummary() {
+        return summary;
+    }
+
+    public int getTurns() {
+        return turns;
+    }
+
+    public int getToolCalls() {
+        return toolCalls;
+    }
+
+    public int getFailedToolCalls() {
+        return failedToolCalls;
+    }
+
+    public int getDeniedToolCalls() {
+        return deniedToolCalls;
+    }
+
+    public int getNudges() {
+        return nudges;
+    }
+
+    public Double getPremiumRequests() {
+        return premiumRequests;
+    }
+
+    public long getDurationMillis() {
+        return durationMillis;
+    }
+
+    public String getSessionId() {
+        return sessionId;
+    }
+
+    public Integer getExitCode() {
+        return exitCode;
+    }
+
+    public String getModel() {
+        return model;
+    }
+
+    public long getLinesAdded() {
+        return linesAdded;
+    }
+
+    public long getLinesRemoved() {
+        return linesRemoved;
+    }
+
+    public int getFilesModified() {
+        return filesModified;
+    }
+}

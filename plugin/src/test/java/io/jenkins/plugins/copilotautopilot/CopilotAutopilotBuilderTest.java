@@ -1,0 +1,104 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.cloudbees.plugins.credentials.CredentialsProvider;
+import com.cloudbees.plugins.credentials.CredentialsScope;
+import com.cloudbees.plugins.credentials.domains.Domain;
+import hudson.model.FreeStyleBuild;
+import hudson.model.FreeStyleProject;
+import hudson.model.Result;
+import hudson.util.Secret;
+import java.nio.file.Path;
+import java.util.List;
+import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/** The Freestyle build step, with the same fake CLI as the Pipeline step's tests. */
+@WithJenkins
+class CopilotAutopilotBuilderTest {
+    private JenkinsRule j;
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void setUp(JenkinsRule rule) throws Exception {
+        this.j = rule;
+        CredentialsProvider.lookupStores(j.jenkins).iterator().next().addCredentials(Domain.global(),
+                new StringCredentialsImpl(CredentialsScope.GLOBAL, "copilot-token", "Copilot token",
+                        Secret.fromString(CopilotAutopilotStepTest.TOKEN)));
+    }
+
+    private FreeStyleProject project(CopilotAutopilotBuilder builder) throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        p.getBuildersList().add(builder);
+        return p;
+    }
+
+    private CopilotAutopilotBuilder builder(Path cli) {
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Create hello.txt");
+        builder.setCredentialsId("copilot-token");
+        builder.setCopilotPath(cli.toString());
+        return builder;
+    }
+
+    @Test
+    void completedTaskSucceeds() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").sayingFirst("token $COPILOT_GITHUB_TOKEN").write();
+        FreeStyleBuild b = j.buildAndAssertSuccess(project(builder(cli)));
+
+        j.assertLogContains("[copilot] Turn 2", b);
+        j.assertLogContains("[copilot] Summary: Created hello.txt containing 'hello-from-fake-model'.", b);
+        j.assertLogNotContains(CopilotAutopilotStepTest.TOKEN, b);
+        assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+    }
+
+    @Test
+    void incompleteTaskFailsOrIsUnstable() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-never-max2").write();
+        FreeStyleBuild failed = j.assertBuildStatus(Result.FAILURE, project(builder(cli)).scheduleBuild2(0));
+        j.assertLogContains("Copilot autopilot INCOMPLETE", failed);
+
+        CopilotAutopilotBuilder unstable = builder(cli);
+        unstable.setResultWhenIncomplete("UNSTABLE");
+        FreeStyleBuild b = j.assertBuildStatus(Result.UNSTABLE, project(unstable).scheduleBuild2(0));
+        j.assertLogContains("[copilot] The build is unstable: The agent stopped without calling task_complete", b);
+    }
+
+    @Test
+    void twoStepsInOneBuildKeepTwoJournals() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
+        FreeStyleProject p = project(builder(cli));
+        p.getBuildersList().add(builder(cli));
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+
+        List<SessionRecord> sessions = b.getAction(CopilotAutopilotRunAction.class).getSessions();
+        assertEquals(2, sessions.size());
+        assertEquals("build-step-1.jsonl", sessions.get(0).getJournalFile());
+        assertEquals("build-step-2.jsonl", sessions.get(1).getJournalFile());
+    }
+
+    @Test
+    void configRoundTrip() throws Exception {
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Update the dependencies");
+        builder.setModel("gpt-5");
+        builder.setCredentialsId("copilot-token");
+        builder.setAllowTools(List.of("shell(npm install)", "write"));
+        builder.setDenyTools(List.of("shell(git push)"));
+        builder.setMaxAutopilotContinues(2);
+        builder.setTimeout(20);
+        builder.setResultWhenIncomplete("UNSTABLE");
+        builder.setWorkingDirectory("frontend");
+
+        CopilotAutopilotBuilder after = j.configRoundtrip(builder);
+
+        j.assertEqualDataBoundBeans(builder, after);
+        assertThat(after.getAllowTools(), contains("shell(npm install)", "write"));
+    }
+}

@@ -1,0 +1,280 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.cloudbees.plugins.credentials.CredentialsProvider;
+import com.cloudbees.plugins.credentials.CredentialsScope;
+import com.cloudbees.plugins.credentials.domains.Domain;
+import hudson.model.Label;
+import hudson.model.Result;
+import hudson.util.Secret;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl;
+import org.jenkinsci.plugins.workflow.actions.WarningAction;
+import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
+import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
+import org.jenkinsci.plugins.workflow.graph.FlowNode;
+import org.jenkinsci.plugins.workflow.graphanalysis.DepthFirstScanner;
+import org.jenkinsci.plugins.workflow.graphanalysis.NodeStepTypePredicate;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.jenkinsci.plugins.workflow.steps.StepConfigTester;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.BuildWatcherExtension;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/** The Pipeline step {@code copilotAutopilot}, with a fake CLI replaying real captured sessions. */
+@WithJenkins
+class CopilotAutopilotStepTest {
+    @RegisterExtension
+    private static final BuildWatcherExtension BUILD_WATCHER = new BuildWatcherExtension();
+
+    static final String TOKEN = "github_pat_pluginTestToken_0123456789";
+
+    private JenkinsRule j;
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void setUp(JenkinsRule rule) throws Exception {
+        this.j = rule;
+        CredentialsProvider.lookupStores(j.jenkins).iterator().next().addCredentials(Domain.global(),
+                new StringCredentialsImpl(CredentialsScope.GLOBAL, "copilot-token", "Copilot token", Secret.fromString(TOKEN)));
+    }
+
+    private WorkflowJob pipeline(String script) throws Exception {
+        WorkflowJob p = j.createProject(WorkflowJob.class, "p" + j.jenkins.getItems().size());
+        p.setDefinition(new CpsFlowDefinition(script, true));
+        return p;
+    }
+
+    private WorkflowRun build(Result expected, WorkflowJob p) throws Exception {
+        return j.assertBuildStatus(expected, p.scheduleBuild2(0));
+    }
+
+    private static String step(Path cli, String more) {
+        return "copilotAutopilot prompt: 'Create hello.txt', credentialsId: 'copilot-token', copilotPath: '" + cli + "'" + more;
+    }
+
+    @Test
+    void completedTaskSucceedsAndReturnsAMap() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
+        WorkflowJob p = pipeline("node {\n"
+                + "  def r = " + step(cli, "") + "\n"
+                + "  echo \"outcome=${r.outcome} completed=${r.completed} turns=${r['turns']} tools=${r.toolCalls}"
+                + " session=${r.sessionId} exit=${r.exitCode} premium=${r.premiumRequests}\"\n"
+                + "  echo \"summary=${r.summary}\"\n"
+                + "}");
+        WorkflowRun b = j.buildAndAssertSuccess(p);
+
+        j.assertLogContains("[copilot] Turn 1", b);
+        j.assertLogContains("[copilot]   > bash: echo hello-from-fake-model > hello.txt && cat hello.txt", b);
+        j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+        j.assertLogContains("outcome=COMPLETED completed=true turns=2 tools=2 session=b47bbc09-5752-47c6-9720-d76beed46fe1"
+                + " exit=0 premium=0.0", b);
+        j.assertLogContains("summary=Created hello.txt containing 'hello-from-fake-model'.", b);
+        j.assertLogNotContains("$ " + cli, b); // the command line is not echoed
+
+        CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
+        assertEquals(1, action.getSessions().size());
+        SessionRecord session = action.getSessions().get(0);
+        assertEquals("COMPLETED", session.getOutcome());
+        assertEquals(2, session.getTurns());
+        File journal = new File(new File(b.getRootDir(), AutopilotStepRunner.JOURNAL_FOLDER), session.getJournalFile());
+        List<String> lines = Files.readAllLines(journal.toPath());
+        assertTrue(lines.size() > 50, "every event is journaled");
+        assertThat(lines.get(0), containsString("\"type\":\"autopilot.run_started\""));
+    }
+
+    @Test
+    void incompleteTaskFailsTheBuildByDefault() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-never-max2").write();
+        WorkflowRun b = build(Result.FAILURE, pipeline("node { " + step(cli, "") + " }"));
+
+        j.assertLogContains("Copilot autopilot INCOMPLETE: The agent stopped without calling task_complete after 2 autopilot"
+                + " continuations", b);
+        j.assertLogNotContains("\tat io.jenkins", b); // a polite error, no stack trace
+    }
+
+    @Test
+    void incompleteTaskCanMakeTheBuildUnstable() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-never-max2").write();
+        WorkflowRun b = build(Result.UNSTABLE,
+                pipeline("node { def r = " + step(cli, ", resultWhenIncomplete: 'UNSTABLE'") + "\n echo \"got ${r.outcome}\" }"));
+
+        j.assertLogContains("got INCOMPLETE", b);
+        FlowNode node = new DepthFirstScanner().findFirstMatch(b.getExecution(), new NodeStepTypePredicate("copilotAutopilot"));
+        WarningAction warning = node.getAction(WarningAction.class);
+        assertEquals(Result.UNSTABLE, warning.getResult());
+        assertThat(warning.getMessage(), containsString("without calling task_complete"));
+    }
+
+    @Test
+    void aModelErrorFailsWithTheReason() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-error400").write();
+        WorkflowRun b = build(Result.FAILURE, pipeline("node { " + step(cli, "") + " }"));
+
+        j.assertLogContains("Copilot autopilot FAILED: The session failed with a model error (HTTP 400): 400 fake server: bad request (scripted)", b);
+    }
+
+    @Test
+    void theTokenIsMaskedEverywhere() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").sayingFirst("my token is $COPILOT_GITHUB_TOKEN").write();
+        WorkflowRun b = j.buildAndAssertSuccess(pipeline("node { def r = " + step(cli, "") + "\n echo \"map=${r}\" }"));
+
+        j.assertLogContains("[copilot]   my token is ****", b);
+        j.assertLogNotContains(TOKEN, b);
+        File folder = new File(b.getRootDir(), AutopilotStepRunner.JOURNAL_FOLDER);
+        for (File journal : folder.listFiles()) {
+            String text = Files.readString(journal.toPath(), StandardCharsets.UTF_8);
+            assertThat(text, not(containsString(TOKEN)));
+            assertThat(text, containsString("my token is ****"));
+        }
+        assertThat(Files.readString(new File(b.getRootDir(), "build.xml").toPath()), not(containsString(TOKEN)));
+        assertThat(Files.readString(FakeCopilot.in(tmp).argsFile()), not(containsString(TOKEN)));
+    }
+
+    @Test
+    void thePromptReachesTheCliByteForByte() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy");
+        Path cli = fake.write();
+        String prompt = "Fix it: costs $HOME, ${PATH} and $$ \"quoted\" `tick` $(date)";
+        WorkflowRun b = j.buildAndAssertSuccess(pipeline("node { copilotAutopilot prompt: '''" + prompt
+                + "''', credentialsId: 'copilot-token', copilotPath: '" + cli + "' }"));
+
+        assertThat(Files.readAllLines(fake.argsFile()), hasItems("--prompt=" + prompt, "--autopilot", "--no-ask-user",
+                "--secret-env-vars=COPILOT_GITHUB_TOKEN"));
+        j.assertLogContains("COMPLETED", b);
+    }
+
+    @Test
+    void abortStopsTheCliAndEverythingItStarted() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("987.5").write();
+        WorkflowJob p = pipeline("node { " + step(cli, "") + " }");
+        WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        waitForProcess("987.5", true);
+
+        b.doStop();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.ABORTED, b);
+        waitForProcess("987.5", false);
+    }
+
+    @Test
+    void theTimeoutStepStopsTheCli() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("986.5").write();
+        WorkflowRun b = build(Result.ABORTED,
+                pipeline("node { timeout(time: 5, unit: 'SECONDS') { " + step(cli, "") + " } }"));
+
+        j.assertLogContains("Timeout has been exceeded", b);
+        waitForProcess("986.5", false);
+    }
+
+    @Test
+    void runsOnAnAgent() throws Exception {
+        j.createOnlineSlave(Label.get("remote"));
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy");
+        Path cli = fake.write();
+        WorkflowRun b = j.buildAndAssertSuccess(pipeline("node('remote') { " + step(cli, "") + " }"));
+
+        j.assertLogContains("[copilot] COMPLETED", b);
+        String pwd = Files.readString(tmp.resolve("pwd.txt")).trim();
+        assertThat(pwd, not(startsWith(j.jenkins.getRootDir().getAbsolutePath())));
+        assertThat(pwd, endsWith("workspace/" + b.getParent().getName()));
+    }
+
+    @Test
+    void aMissingCliFailsWithWhatToSet() throws Exception {
+        WorkflowRun b = build(Result.FAILURE,
+                pipeline("node { copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', copilotPath: '" + tmp.resolve("none") + "' }"));
+        j.assertLogContains("No Copilot CLI at '" + tmp.resolve("none") + "'", b);
+        j.assertLogContains("Set copilotPath to the Copilot CLI executable", b);
+    }
+
+    @Test
+    void missingCredentialsFailWithWhatToSet() throws Exception {
+        Path cli = FakeCopilot.in(tmp).write();
+        WorkflowRun b = build(Result.FAILURE, pipeline("node { copilotAutopilot prompt: 'x', copilotPath: '" + cli + "' }"));
+        j.assertLogContains("no credentials for the Copilot CLI. Set credentialsId", b);
+
+        WorkflowRun unknown = build(Result.FAILURE,
+                pipeline("node { copilotAutopilot prompt: 'x', credentialsId: 'nope', copilotPath: '" + cli + "' }"));
+        j.assertLogContains("credentialsId: no Secret text credential with ID 'nope' that this build may use.", unknown);
+    }
+
+    @Test
+    void invalidOptionsFailBeforeTheCliStarts() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp);
+        Path cli = fake.write();
+        WorkflowRun b = build(Result.FAILURE, pipeline("node { " + step(cli, ", maxAutopilotContinues: -1, workingDirectory: '../elsewhere'") + " }"));
+        j.assertLogContains("maxAutopilotContinues must be 0 or more, was -1.", b);
+        assertTrue(Files.notExists(fake.argsFile()), "the CLI was not started");
+    }
+
+    @Test
+    void configRoundTrip() throws Exception {
+        CopilotAutopilotStep step = new CopilotAutopilotStep("Fix the tests");
+        step.setModel("gpt-5");
+        step.setCredentialsId("copilot-token");
+        step.setMaxAutopilotContinues(3);
+        step.setAllowAllTools(true);
+        step.setAllowTools(List.of("shell(npm test)", "write"));
+        step.setDenyTools(List.of("shell(git push)"));
+        step.setAddDirs(List.of("/cache"));
+        step.setSecretEnvVars(List.of("NPM_TOKEN"));
+        step.setWorkingDirectory("app");
+        step.setTimeout(30);
+        step.setInactivityTimeout(5);
+        step.setResultWhenIncomplete("UNSTABLE");
+        step.setCopilotPath("/opt/copilot");
+        step.setProviderBaseUrl("http://127.0.0.1:11434/v1");
+        step.setProviderType("openai");
+        step.setProviderWireApi("completions");
+        step.setProviderCredentialsId("copilot-token");
+        step.setOffline(true);
+
+        CopilotAutopilotStep after = new StepConfigTester(j).configRoundTrip(step);
+
+        j.assertEqualDataBoundBeans(step, after);
+        assertThat(after.getAllowTools(), contains("shell(npm test)", "write"));
+    }
+
+    @Test
+    void snippetUsesListsForListSettings() throws Exception {
+        CopilotAutopilotStep step = new CopilotAutopilotStep("Fix it");
+        step.setAllowTools(List.of("write", "shell(npm test)"));
+        new SnippetizerTester(j).assertRoundTrip(step, "copilotAutopilot allowTools: ['write', 'shell(npm test)'], prompt: 'Fix it'");
+    }
+
+    /** Waits until a process whose command line contains {@code marker} is (or is no longer) running. */
+    private static void waitForProcess(String marker, boolean running) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < deadline) {
+            boolean found = ProcessHandle.allProcesses()
+                    .anyMatch(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false));
+            if (found == running) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("process with '" + marker + "' " + (running ? "never started" : "still running"));
+    }
+}

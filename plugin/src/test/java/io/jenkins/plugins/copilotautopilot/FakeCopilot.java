@@ -1,0 +1,81 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * A stand-in {@code copilot} executable for the plugin's tests: a shell script that replays a real captured
+ * CLI output line by line with small delays, optionally prints extra event lines first (e.g. one that
+ * echoes the token from its environment), records its arguments, and can hang in a child process until
+ * killed. The plugin launches it exactly as it would launch the real CLI.
+ */
+final class FakeCopilot {
+    private final Path dir;
+    private String capture = "cli-happy";
+    private Integer exitCode;
+    private final StringBuilder before = new StringBuilder();
+    private String hangMarker;
+
+    private FakeCopilot(Path dir) {
+        this.dir = dir;
+    }
+
+    static FakeCopilot in(Path dir) {
+        return new FakeCopilot(dir);
+    }
+
+    FakeCopilot replaying(String captureName) {
+        this.capture = captureName;
+        return this;
+    }
+
+    FakeCopilot exitingWith(int code) {
+        this.exitCode = code;
+        return this;
+    }
+
+    /** Prints an assistant message with this shell-expanded text before the capture (e.g. "$COPILOT_GITHUB_TOKEN"). */
+    FakeCopilot sayingFirst(String shellText) {
+        before.append("printf '{\"type\":\"assistant.message\",\"data\":{\"content\":\"%s\"}}\\n' \"")
+                .append(shellText).append("\"\n");
+        return this;
+    }
+
+    /** After the first turn starts, runs {@code sleep <marker>} in a child process and waits for it. */
+    FakeCopilot hangingWith(String sleepSeconds) {
+        this.hangMarker = sleepSeconds;
+        return this;
+    }
+
+    /** Where the script records its arguments, one per line. */
+    Path argsFile() {
+        return dir.resolve("args.txt");
+    }
+
+    /** Writes the script and returns its path. */
+    Path write() throws IOException {
+        Files.createDirectories(dir);
+        Path events = dir.resolve(capture + ".jsonl");
+        Files.write(events, Captures.stdout(capture));
+        int exit = exitCode != null ? exitCode : Captures.exitCode(capture);
+        StringBuilder script = new StringBuilder("#!/bin/sh\n")
+                .append("for a in \"$@\"; do printf '%s\\n' \"$a\"; done > '").append(argsFile()).append("'\n")
+                .append("pwd > '").append(dir.resolve("pwd.txt")).append("'\n")
+                .append(before);
+        if (hangMarker != null) {
+            script.append("head -n 8 '").append(events).append("'\n")
+                    .append("sleep ").append(hangMarker).append(" &\n")
+                    .append("wait\n");
+        }
+        script.append("while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done < '").append(events).append("'\n")
+                .append("exit ").append(exit).append('\n');
+        Path executable = dir.resolve("copilot");
+        Files.writeString(executable, script, StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return executable;
+    }
+}
