@@ -116,6 +116,21 @@ class EngineEndToEndTest {
     }
 
     @Test
+    void allowedAndDeniedToolPatternsReachTheCli() throws Exception {
+        E2eRun allowed = E2eRun.with(Scripts.bashThenComplete("echo allowed-by-pattern", "Echoed."))
+                .options(o -> o.allowTool("shell(echo)"))
+                .run();
+        assertThat(allowed.log.find("< bash ok")).isNotNull();
+        assertThat(allowed.journalText()).contains("allowed-by-pattern\\n");
+
+        E2eRun denied = E2eRun.with(Scripts.bashThenComplete("echo denied-by-pattern", "Tried."))
+                .options(o -> o.allowAllTools(true).denyTool("shell(echo)"))
+                .run();
+        assertThat(denied.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(denied.log.find("< bash DENIED")).isNotNull();
+    }
+
+    @Test
     void aStalledModelEndsStalledWithinTheLimitAndLeavesNoProcess() throws Exception {
         long start = System.nanoTime();
         E2eRun run = E2eRun.with(Scripts.always(Reply.stall()))
