@@ -45,6 +45,7 @@ public final class RunnerArguments {
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
             "Output:",
             "      --journal FILE             record every event (secrets masked) as JSON lines in FILE",
+            "      --timeline FILE            draw the session as an SVG timeline into FILE",
             "Own model provider (BYOK):",
             "      --provider-base-url URL    OpenAI-compatible, Azure or Anthropic endpoint ($COPILOT_PROVIDER_BASE_URL)",
             "      --provider-type TYPE       openai (default), azure or anthropic ($COPILOT_PROVIDER_TYPE)",
@@ -64,7 +65,7 @@ public final class RunnerArguments {
 
     /** What the command line asks for. */
     public record Parsed(AutopilotOptions options, String workingDirectory, String copilotPath, Path journal,
-                         boolean help) {
+                         Path timeline, boolean help) {
     }
 
     /** Thrown for a command line that cannot be used; the message says why. */
@@ -89,6 +90,7 @@ public final class RunnerArguments {
         Duration timeout = AutopilotOptions.DEFAULT_TIMEOUT;
         Duration inactivity = AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT;
         Path journal = null;
+        Path timeline = null;
         String baseUrl = env.get("COPILOT_PROVIDER_BASE_URL");
         String providerType = env.get("COPILOT_PROVIDER_TYPE");
         String wireApi = env.get("COPILOT_PROVIDER_WIRE_API");
@@ -104,7 +106,7 @@ public final class RunnerArguments {
             }
             switch (name) {
                 case "-h", "--help" -> {
-                    return new Parsed(null, null, null, null, true);
+                    return new Parsed(null, null, null, null, null, true);
                 }
                 case "--allow-all-tools" -> allowAll = true;
                 case "--offline" -> offline = true;
@@ -133,6 +135,7 @@ public final class RunnerArguments {
                         case "--timeout" -> timeout = duration(name, value);
                         case "--inactivity-timeout" -> inactivity = duration(name, value);
                         case "--journal" -> journal = Path.of(value);
+                        case "--timeline" -> timeline = Path.of(value);
                         case "--provider-base-url" -> baseUrl = value;
                         case "--provider-type" -> providerType = value;
                         case "--provider-wire-api" -> wireApi = value;
@@ -166,7 +169,7 @@ public final class RunnerArguments {
         } else if (offline) {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
-        return new Parsed(options.build(), dir, copilot, journal, false);
+        return new Parsed(options.build(), dir, copilot, journal, timeline, false);
     }
 
     private static String readPrompt(String file, InputStream stdin) throws UsageException {

@@ -9,6 +9,9 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
+import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
+import io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg;
 import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -95,10 +98,11 @@ public final class RunnerMain {
             return 1;
         }
         Path copilotHome;
-        OutputStream journal;
+        Path journalFile;
         try {
             copilotHome = Files.createTempDirectory("copilot-autopilot-home-");
-            journal = parsed.journal() == null ? null : openJournal(parsed.journal());
+            journalFile = parsed.journal() != null ? parsed.journal()
+                    : parsed.timeline() != null ? copilotHome.resolve("journal.jsonl") : null;
         } catch (IOException e) {
             err.println(NAME + ": " + e.getMessage());
             return 1;
@@ -106,13 +110,29 @@ public final class RunnerMain {
         try {
             CliCommand command = CliCommandBuilder.build(options, cli, workDir.toString(), copilotHome.toString());
             AutopilotEngine.Builder engine = AutopilotEngine.builder(new PrintStreamLogSink(out));
-            if (journal != null) {
-                engine.journalTo(journal);
+            if (journalFile != null) {
+                engine.journalTo(openJournal(journalFile));
             }
-            return runWithCtrlC(engine.build(), command);
+            int code = runWithCtrlC(engine.build(), command);
+            if (parsed.timeline() != null) {
+                writeTimeline(journalFile, parsed.timeline());
+            }
+            return code;
+        } catch (IOException e) {
+            err.println(NAME + ": " + e.getMessage());
+            return 1;
         } finally {
             deleteQuietly(copilotHome);
         }
+    }
+
+    private void writeTimeline(Path journal, Path svg) throws IOException {
+        Path parent = svg.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(svg, TimelineSvg.render(SessionReportReader.read(journal)), StandardCharsets.UTF_8);
+        out.println(LogRenderer.PREFIX + "Timeline: " + svg.toAbsolutePath());
     }
 
     private int runWithCtrlC(AutopilotEngine engine, CliCommand command) {

@@ -53,8 +53,9 @@ class RunnerEndToEndTest {
     void completedTaskExitsZeroWithLogAndJournal() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
             Path journal = dir.resolve("out/journal.jsonl");
+            Path timeline = dir.resolve("out/timeline.svg");
             int code = run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(),
-                    "-p", "Write hi.txt", "--journal", journal.toString());
+                    "-p", "Write hi.txt", "--journal", journal.toString(), "--timeline", timeline.toString());
 
             assertThat(code).isZero();
             String log = out.toString(StandardCharsets.UTF_8);
@@ -63,6 +64,8 @@ class RunnerEndToEndTest {
             assertThat(dir.resolve("hi.txt")).exists();
             assertThat(Files.readAllLines(journal)).first().asString().contains("\"type\":\"autopilot.run_started\"");
             assertThat(log + Files.readString(journal)).doesNotContain("sk-runner-test-key");
+            assertThat(Files.readString(timeline)).startsWith("<svg ").contains("<g class=\"tool\"><title>bash: echo hi &gt; hi.txt");
+            assertThat(log).contains("[copilot] Timeline: " + timeline);
         }
     }
 
@@ -111,7 +114,7 @@ class RunnerEndToEndTest {
         assertThat(run(Map.of(), "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--prompt", "--prompt-file", "--dir", "--copilot", "--model",
                 "--max-autopilot-continues", "--allow-all-tools", "--allow-tool", "--deny-tool", "--add-dir", "--timeout",
-                "--inactivity-timeout", "--journal", "--provider-base-url", "--provider-type", "--provider-wire-api", "--offline",
+                "--inactivity-timeout", "--journal", "--timeline", "--provider-base-url", "--provider-type", "--provider-wire-api", "--offline",
                 "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY", "--secret-env-var");
     }
 

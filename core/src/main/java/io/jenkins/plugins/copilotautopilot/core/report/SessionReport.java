@@ -1,0 +1,48 @@
+package io.jenkins.plugins.copilotautopilot.core.report;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What one step invocation did, for people: built from its journal by {@link SessionReportReader}, shown on the
+ * build's session page and drawn by {@link TimelineSvg}. All text is masked already (the journal is) but not
+ * escaped: renderers escape.
+ *
+ * @param prompt           the task (bounded)
+ * @param model            the model, when known
+ * @param cliVersion       the CLI version, when known
+ * @param startedAt        when the run started (our clock), or null
+ * @param endedAt          when the run ended (our clock), or null
+ * @param outcome          COMPLETED, INCOMPLETE, FAILED, TIMED_OUT, STALLED or ABORTED; null when the journal has no end record
+ * @param reason           the outcome's reason
+ * @param summary          the agent's summary, or null
+ * @param durationMillis   wall-clock duration of the run, or -1
+ * @param turns            the turns (bounded in number)
+ * @param omittedTurns     turns not kept in detail because of the bound
+ * @param totals           the numbers
+ */
+public record SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
+                            String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
+                            int omittedTurns, Totals totals) {
+
+    /**
+     * Totals of a session.
+     *
+     * @param turns            turns taken
+     * @param toolCalls        tool calls made
+     * @param failedToolCalls  failed tool calls
+     * @param deniedToolCalls  denied tool calls
+     * @param nudges           autopilot continuations
+     * @param premiumRequests  premium requests, or null when unknown
+     * @param inputTokens      input tokens, or null when unknown
+     * @param outputTokens     output tokens, or null when unknown
+     * @param linesAdded       lines added by the agent's edits
+     * @param linesRemoved     lines removed
+     * @param filesModified    files modified
+     * @param events           event lines in the journal
+     */
+    public record Totals(int turns, int toolCalls, int failedToolCalls, int deniedToolCalls, int nudges,
+                         Double premiumRequests, Long inputTokens, Long outputTokens, long linesAdded, long linesRemoved,
+                         int filesModified, long events) {
+    }
+}

@@ -1,0 +1,248 @@
+package io.jenkins.plugins.copilotautopilot.core.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
+import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
+import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
+import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
+import io.jenkins.plugins.copilotautopilot.core.session.Turn;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a {@link SessionReport} from a recorded journal, reading it once, line by line, with the same
+ * tracker that followed the live session. Memory is bounded whatever the journal's length: deltas and other
+ * noise are never kept, and turns, tool calls per turn, messages and excerpts are capped.
+ */
+public final class SessionReportReader {
+    /** Turns kept in detail. */
+    public static final int MAX_TURNS = 300;
+    /** Tool calls kept per turn. */
+    public static final int MAX_TOOL_CALLS_PER_TURN = 100;
+    /** Messages kept per turn. */
+    public static final int MAX_MESSAGES_PER_TURN = 20;
+    /** Characters kept per message. */
+    public static final int MAX_MESSAGE = 8_000;
+    /** Errors kept per turn. */
+    public static final int MAX_ERRORS = 20;
+    static final int MAX_PROMPT = 4_000;
+
+    private SessionReportReader() {
+    }
+
+    public static SessionReport read(Path journal) throws IOException {
+        try (BufferedReader reader = Files.newBufferedReader(journal, StandardCharsets.UTF_8)) {
+            return read(reader);
+        }
+    }
+
+    public static SessionReport read(Reader journal) throws IOException {
+        BufferedReader reader = journal instanceof BufferedReader b ? b : new BufferedReader(journal);
+        EventParser parser = new EventParser();
+        SessionTracker tracker = new SessionTracker();
+        Collector collector = new Collector();
+        tracker.addListener(collector);
+        String line;
+        while ((line = reader.readLine()) != null) {
+            StreamLine parsed = parser.parse(line);
+            if (parsed instanceof CliEvent event && event.type().startsWith(EventJournal.OWN_TYPE_PREFIX)) {
+                collector.own(event);
+            } else if (parsed instanceof CliEvent event) {
+                tracker.accept(event);
+            }
+        }
+        return collector.report(tracker.state());
+    }
+
+    /** Gathers what the report shows while the tracker reads the journal. */
+    private static final class Collector implements SessionListener {
+        private final List<TurnBuilder> turns = new ArrayList<>();
+        private final Map<ToolCall, int[]> callSlots = new IdentityHashMap<>();
+        private int omittedTurns;
+        private boolean nudged;
+        private TurnBuilder current;
+        private String prompt;
+        private String model;
+        private String cliVersion;
+        private Instant startedAt;
+        private Instant endedAt;
+        private JsonNode finished;
+
+        void own(CliEvent event) {
+            JsonNode data = event.data();
+            switch (event.type()) {
+                case EventJournal.RUN_STARTED -> {
+                    prompt = Texts.truncate(text(data, "prompt"), MAX_PROMPT);
+                    model = text(data, "model");
+                    cliVersion = text(data, "cliVersion");
+                    startedAt = instant(event.root().path("timestamp").asText(null));
+                }
+                case EventJournal.RUN_FINISHED -> {
+                    finished = data;
+                    endedAt = instant(event.root().path("timestamp").asText(null));
+                }
+                default -> {
+                    // stderr and other CLI output are in the journal, not in the report
+                }
+            }
+        }
+
+        @Override
+        public void onTurnStarted(Turn turn) {
+            if (turns.size() >= MAX_TURNS) {
+                omittedTurns++;
+                current = null;
+            } else {
+                current = new TurnBuilder(turn, nudged);
+                turns.add(current);
+            }
+            nudged = false;
+        }
+
+        @Override
+        public void onTurnEnded(Turn turn) {
+            TurnBuilder builder = byNumber(turn.number());
+            if (builder != null) {
+                builder.end = turn.endedAt();
+            }
+        }
+
+        @Override
+        public void onAssistantMessage(Turn turn, String content) {
+            TurnBuilder builder = turn == null ? current : byNumber(turn.number());
+            if (builder != null && builder.messages.size() < MAX_MESSAGES_PER_TURN) {
+                builder.messages.add(Texts.truncate(content.strip(), MAX_MESSAGE));
+            }
+        }
+
+        @Override
+        public void onToolStarted(ToolCall call) {
+            TurnBuilder builder = byNumber(call.turn());
+            if (builder == null) {
+                return;
+            }
+            if (builder.calls.size() >= MAX_TOOL_CALLS_PER_TURN) {
+                builder.omittedCalls++;
+                return;
+            }
+            builder.calls.add(report(call));
+            callSlots.put(call, new int[] {call.turn(), builder.calls.size() - 1});
+        }
+
+        @Override
+        public void onToolCompleted(ToolCall call) {
+            int[] slot = callSlots.remove(call);
+            if (slot != null) {
+                byNumber(slot[0]).calls.set(slot[1], report(call));
+            } else {
+                onToolStarted(call); // a completion without a start we saw
+                callSlots.remove(call);
+            }
+        }
+
+        @Override
+        public void onNudge(int nudgeNumber) {
+            nudged = true;
+        }
+
+        @Override
+        public void onSessionError(SessionError error) {
+            TurnBuilder builder = current != null ? current : turns.isEmpty() ? null : turns.get(turns.size() - 1);
+            if (builder != null && builder.errors.size() < MAX_ERRORS) {
+                builder.errors.add(error.describe());
+            }
+        }
+
+        @Override
+        public void onResult(ResultInfo result) {
+            // totals come from the tracker's state
+        }
+
+        private TurnBuilder byNumber(int number) {
+            int index = number - 1;
+            return index >= 0 && index < turns.size() ? turns.get(index) : null;
+        }
+
+        private static ToolCallReport report(ToolCall call) {
+            Duration d = call.duration();
+            return new ToolCallReport(call.name(), call.argumentSummary(), call.status(), call.startedAt(),
+                    d == null ? -1 : d.toMillis(), call.error(), call.outputExcerpt());
+        }
+
+        SessionReport report(SessionState state) {
+            List<TurnReport> turnReports = new ArrayList<>(turns.size());
+            for (TurnBuilder t : turns) {
+                turnReports.add(t.build());
+            }
+            ResultInfo result = state.result();
+            JsonNode f = finished;
+            Double premium = result != null ? result.premiumRequests()
+                    : f != null && f.path("premiumRequests").isNumber() ? f.path("premiumRequests").asDouble() : null;
+            SessionReport.Totals totals = new SessionReport.Totals(state.turns(), state.toolCalls(),
+                    state.failedToolCalls(), state.deniedToolCalls(), state.nudges(), premium, state.inputTokens(),
+                    state.outputTokens(), result == null ? 0 : result.linesAdded(), result == null ? 0 : result.linesRemoved(),
+                    result == null ? 0 : result.filesModified(), state.events());
+            String reportModel = state.model() != null ? state.model() : model;
+            return new SessionReport(prompt, reportModel, cliVersion, startedAt, endedAt,
+                    f == null ? null : text(f, "outcome"), f == null ? null : text(f, "reason"),
+                    f == null ? state.taskSummary() : text(f, "summary"),
+                    f == null || !f.path("durationMillis").canConvertToLong() ? -1 : f.path("durationMillis").asLong(),
+                    List.copyOf(turnReports), omittedTurns, totals);
+        }
+
+        private static String text(JsonNode node, String field) {
+            JsonNode value = node.get(field);
+            return value == null || value.isNull() ? null : value.asText();
+        }
+
+        private static Instant instant(String text) {
+            try {
+                return text == null ? null : Instant.parse(text);
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
+    }
+
+    /** A turn while it is being read. */
+    private static final class TurnBuilder {
+        final int number;
+        final boolean afterNudge;
+        final Instant start;
+        Instant end;
+        final List<String> messages = new ArrayList<>();
+        final List<ToolCallReport> calls = new ArrayList<>();
+        final List<String> errors = new ArrayList<>();
+        int omittedCalls;
+
+        TurnBuilder(Turn turn, boolean afterNudge) {
+            this.number = turn.number();
+            this.afterNudge = afterNudge;
+            this.start = turn.startedAt();
+        }
+
+        TurnReport build() {
+            long duration = start == null || end == null ? -1 : Duration.between(start, end).toMillis();
+            return new TurnReport(number, afterNudge, start, duration, List.copyOf(messages), List.copyOf(calls),
+                    omittedCalls, List.copyOf(errors));
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.jenkins.plugins.copilotautopilot.core.report;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One turn in a report: what the assistant said and which tools it called.
+ *
+ * @param number         1-based
+ * @param afterNudge     whether the CLI nudged the agent right before this turn
+ * @param startedAt      when it started, or null
+ * @param durationMillis how long it took, or -1 when unknown (e.g. still open when the session ended)
+ * @param messages       the assistant's messages (each bounded)
+ * @param toolCalls      the tool calls (bounded in number)
+ * @param omittedToolCalls tool calls not kept because of the bound
+ * @param errors         errors reported during the turn
+ */
+public record TurnReport(int number, boolean afterNudge, Instant startedAt, long durationMillis, List<String> messages,
+                         List<ToolCallReport> toolCalls, int omittedToolCalls, List<String> errors) {
+}

@@ -1,0 +1,101 @@
+package io.jenkins.plugins.copilotautopilot.core.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
+import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class SessionReportReaderTest {
+
+    /** The journal the engine records for a capture. */
+    static String journalOf(String capture) {
+        ByteArrayOutputStream journal = new ByteArrayOutputStream();
+        AutopilotEngine.builder(new ListLogSink(false)).journalTo(journal).build()
+                .run(Commands.simple(), ReplayLauncher.ofCapture(capture));
+        return journal.toString(StandardCharsets.UTF_8);
+    }
+
+    static SessionReport reportOf(String capture) throws IOException {
+        return SessionReportReader.read(new StringReader(journalOf(capture)));
+    }
+
+    @Test
+    void happySessionTurnByTurn() throws IOException {
+        SessionReport report = reportOf("cli-happy");
+
+        assertThat(report.outcome()).isEqualTo("COMPLETED");
+        assertThat(report.reason()).isEqualTo("The agent called task_complete after 2 turns.");
+        assertThat(report.summary()).isEqualTo("Created hello.txt containing 'hello-from-fake-model'.");
+        assertThat(report.prompt()).isEqualTo("Do the task");
+        assertThat(report.model()).isEqualTo("fake-model");
+        assertThat(report.cliVersion()).isEqualTo("1.0.102");
+        assertThat(report.startedAt()).isNotNull();
+        assertThat(report.durationMillis()).isGreaterThanOrEqualTo(0);
+        assertThat(report.turns()).hasSize(2);
+
+        TurnReport first = report.turns().get(0);
+        assertThat(first.messages()).containsExactly("I'll create the file.");
+        assertThat(first.durationMillis()).isEqualTo(254);
+        assertThat(first.toolCalls()).singleElement().satisfies(call -> {
+            assertThat(call.name()).isEqualTo("bash");
+            assertThat(call.arguments()).isEqualTo("echo hello-from-fake-model > hello.txt && cat hello.txt");
+            assertThat(call.status()).isEqualTo(ToolStatus.SUCCEEDED);
+            assertThat(call.durationMillis()).isEqualTo(109);
+            assertThat(call.output()).startsWith("hello-from-fake-model");
+        });
+        assertThat(report.turns().get(1).toolCalls()).extracting(ToolCallReport::name).containsExactly("task_complete");
+
+        SessionReport.Totals totals = report.totals();
+        assertThat(totals.turns()).isEqualTo(2);
+        assertThat(totals.toolCalls()).isEqualTo(2);
+        assertThat(totals.premiumRequests()).isEqualTo(0.0);
+        assertThat(totals.events()).isGreaterThan(50);
+    }
+
+    @Test
+    void nudgesDeniedCallsAndErrorsShowWhereTheyHappened() throws IOException {
+        assertThat(reportOf("cli-nudge").turns()).extracting(TurnReport::afterNudge).containsExactly(false, true);
+        assertThat(reportOf("cli-perm-autopilot-noallow").turns().get(0).toolCalls().get(0))
+                .satisfies(call -> {
+                    assertThat(call.status()).isEqualTo(ToolStatus.DENIED);
+                    assertThat(call.error()).startsWith("Permission denied");
+                });
+        SessionReport error = reportOf("cli-error400");
+        assertThat(error.outcome()).isEqualTo("FAILED");
+        assertThat(error.turns().get(0).errors()).containsExactly("model error (HTTP 400): 400 fake server: bad request (scripted)");
+    }
+
+    @Test
+    void aJournalWithoutEndRecordStillReads() throws IOException {
+        String journal = journalOf("cli-happy");
+        String withoutEnd = journal.substring(0, journal.lastIndexOf("{\"type\":\"autopilot.run_finished\""));
+        SessionReport report = SessionReportReader.read(new StringReader(withoutEnd + "not json at all\n{\"broken\n"));
+        assertThat(report.outcome()).isNull();
+        assertThat(report.turns()).hasSize(2);
+        assertThat(report.summary()).isEqualTo("Created hello.txt containing 'hello-from-fake-model'.");
+    }
+
+    @Test
+    void manyTurnsAreCapped() throws IOException {
+        StringBuilder journal = new StringBuilder();
+        int turns = SessionReportReader.MAX_TURNS + 50;
+        for (int t = 0; t < turns; t++) {
+            journal.append("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"").append(t).append("\"}}\n");
+            journal.append("{\"type\":\"assistant.message\",\"data\":{\"content\":\"").append("m".repeat(20_000)).append("\"}}\n");
+            journal.append("{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"").append(t).append("\"}}\n");
+        }
+        SessionReport report = SessionReportReader.read(new StringReader(journal.toString()));
+        assertThat(report.turns()).hasSize(SessionReportReader.MAX_TURNS);
+        assertThat(report.omittedTurns()).isEqualTo(50);
+        assertThat(report.totals().turns()).isEqualTo(turns);
+        assertThat(report.turns().get(0).messages().get(0)).hasSize(SessionReportReader.MAX_MESSAGE);
+    }
+}
