@@ -67,7 +67,7 @@ final class AutopilotStepRunner {
         }
         CliExecutable cli;
         try {
-            cli = channel.call(new LocateCliCallable(task.getCopilotPath(), env.get("PATH")));
+            cli = LocateCliCallable.executable(channel.call(new LocateCliCallable(task.getCopilotPath(), env.get("PATH"))));
         } catch (CliNotFoundException e) {
             throw new AbortException(e.getMessage());
         }

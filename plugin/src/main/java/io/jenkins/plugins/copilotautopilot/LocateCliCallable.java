@@ -5,8 +5,11 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
 import jenkins.security.MasterToSlaveCallable;
 
-/** Finds the native Copilot CLI binary on the agent (paths and files are the agent's). */
-final class LocateCliCallable extends MasterToSlaveCallable<CliExecutable, CliNotFoundException> {
+/**
+ * Finds the native Copilot CLI binary on the agent (paths and files are the agent's). Only JDK types cross
+ * the channel back: classes of the bundled engine jar are not on the remoting class filter's allow list.
+ */
+final class LocateCliCallable extends MasterToSlaveCallable<String[], RuntimeException> {
     private static final long serialVersionUID = 1L;
     static final String HOW_TO_SET = "copilotPath";
 
@@ -18,8 +21,22 @@ final class LocateCliCallable extends MasterToSlaveCallable<CliExecutable, CliNo
         this.pathVariable = pathVariable;
     }
 
+    /** @return {path, version (may be null)}, or {null, null, message} when there is no CLI */
     @Override
-    public CliExecutable call() throws CliNotFoundException {
-        return new CliLocator().locate(configured, pathVariable, HOW_TO_SET);
+    public String[] call() {
+        try {
+            CliExecutable cli = new CliLocator().locate(configured, pathVariable, HOW_TO_SET);
+            return new String[] {cli.path(), cli.version()};
+        } catch (CliNotFoundException e) {
+            return new String[] {null, null, e.getMessage()};
+        }
+    }
+
+    /** The agent's answer as the engine's value, or the message of why there is none. */
+    static CliExecutable executable(String[] answer) throws CliNotFoundException {
+        if (answer[0] == null) {
+            throw new CliNotFoundException(answer.length > 2 ? answer[2] : "The Copilot CLI was not found.");
+        }
+        return new CliExecutable(answer[0], answer[1]);
     }
 }

@@ -1,12 +1,18 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.text.Durations;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.Serializable;
+import java.time.Duration;
+import org.kohsuke.stapler.export.Exported;
+import org.kohsuke.stapler.export.ExportedBean;
 
 /**
  * What one step invocation left in the build: its outcome, the agent's summary (masked) and the numbers,
  * plus the name of its journal file. Kept small: it is saved in {@code build.xml}.
  */
+@ExportedBean(defaultVisibility = 3)
 public final class SessionRecord implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -50,6 +56,7 @@ public final class SessionRecord implements Serializable {
         this.filesModified = r.filesModified();
     }
 
+    @Exported
     public String getInvocationId() {
         return invocationId;
     }
@@ -60,67 +67,96 @@ public final class SessionRecord implements Serializable {
     }
 
     /** COMPLETED, INCOMPLETE, FAILED, TIMED_OUT, STALLED or ABORTED. */
+    @Exported
     public String getOutcome() {
         return outcome;
     }
 
+    @Exported
     public String getReason() {
         return reason;
     }
 
+    @Exported
     public String getSummary() {
         return summary;
     }
 
+    @Exported
     public int getTurns() {
         return turns;
     }
 
+    @Exported
     public int getToolCalls() {
         return toolCalls;
     }
 
+    @Exported
     public int getFailedToolCalls() {
         return failedToolCalls;
     }
 
+    @Exported
     public int getDeniedToolCalls() {
         return deniedToolCalls;
     }
 
+    @Exported
     public int getNudges() {
         return nudges;
     }
 
+    @Exported
     public Double getPremiumRequests() {
         return premiumRequests;
     }
 
+    @Exported
     public long getDurationMillis() {
         return durationMillis;
     }
 
+    @Exported
     public String getSessionId() {
         return sessionId;
     }
 
+    @Exported
     public Integer getExitCode() {
         return exitCode;
     }
 
+    @Exported
     public String getModel() {
         return model;
     }
 
+    @Exported
     public long getLinesAdded() {
         return linesAdded;
     }
 
+    @Exported
     public long getLinesRemoved() {
         return linesRemoved;
     }
 
+    @Exported
     public int getFilesModified() {
         return filesModified;
+    }
+
+    /** CSS class for the outcome (derived from the outcome name only). */
+    public String getOutcomeClass() {
+        return Outcomes.cssClass(outcome);
+    }
+
+    public String getDurationText() {
+        return Durations.describe(Duration.ofMillis(durationMillis));
+    }
+
+    public String getPremiumRequestsText() {
+        return premiumRequests == null ? "?" : Texts.number(premiumRequests);
     }
 }

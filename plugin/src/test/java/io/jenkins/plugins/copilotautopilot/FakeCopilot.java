@@ -19,6 +19,7 @@ final class FakeCopilot {
     private Integer exitCode;
     private final StringBuilder before = new StringBuilder();
     private String hangMarker;
+    private String summary;
 
     private FakeCopilot(Path dir) {
         this.dir = dir;
@@ -51,6 +52,12 @@ final class FakeCopilot {
         return this;
     }
 
+    /** Replaces the agent's summary in the replayed capture (any text; it is JSON-escaped here). */
+    FakeCopilot withSummary(String text) {
+        this.summary = text;
+        return this;
+    }
+
     /** Where the script records its arguments, one per line. */
     Path argsFile() {
         return dir.resolve("args.txt");
@@ -60,7 +67,12 @@ final class FakeCopilot {
     Path write() throws IOException {
         Files.createDirectories(dir);
         Path events = dir.resolve(capture + ".jsonl");
-        Files.write(events, Captures.stdout(capture));
+        String replay = Captures.stdoutText(capture);
+        if (summary != null) {
+            String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(summary);
+            replay = replay.replace("\"Created hello.txt containing 'hello-from-fake-model'.\"", json);
+        }
+        Files.writeString(events, replay, StandardCharsets.UTF_8);
         int exit = exitCode != null ? exitCode : Captures.exitCode(capture);
         StringBuilder script = new StringBuilder("#!/bin/sh\n")
                 .append("for a in \"$@\"; do printf '%s\\n' \"$a\"; done > '").append(argsFile()).append("'\n")

@@ -21,6 +21,28 @@ public enum Outcome {
         this.exitCode = exitCode;
     }
 
+    /** The outcome that says most about several sessions: FAILED over TIMED_OUT over STALLED over ABORTED over INCOMPLETE over COMPLETED. */
+    public static Outcome worst(java.util.Collection<Outcome> outcomes) {
+        Outcome worst = null;
+        for (Outcome o : outcomes) {
+            if (worst == null || o.severity() > worst.severity()) {
+                worst = o;
+            }
+        }
+        return worst;
+    }
+
+    private int severity() {
+        return switch (this) {
+            case COMPLETED -> 0;
+            case INCOMPLETE -> 1;
+            case ABORTED -> 2;
+            case STALLED -> 3;
+            case TIMED_OUT -> 4;
+            case FAILED -> 5;
+        };
+    }
+
     /** The standalone runner's exit code for this outcome. */
     public int exitCode() {
         return exitCode;

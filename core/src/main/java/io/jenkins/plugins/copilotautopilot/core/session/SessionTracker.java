@@ -200,11 +200,19 @@ public final class SessionTracker {
         JsonNode error = data.path("error");
         boolean failed = data.has("success") ? !data.path("success").asBoolean(true) : error.isObject();
         boolean denied = failed && "denied".equals(text(error, "code"));
+        String output = text(data.path("result"), "content");
+        String message = failed ? textOr(error, "message", "failed") : null;
+        // A shell command that exits non-zero is a "successful" tool run for the CLI, but a failure for the user.
+        JsonNode exitCode = data.path("shellExecution").path("exitCode");
+        if (!failed && exitCode.canConvertToInt() && exitCode.asInt() != 0) {
+            failed = true;
+            String firstLine = output == null ? "" : output.strip().lines().findFirst().orElse("");
+            message = "exit code " + exitCode.asInt() + (firstLine.isEmpty() ? "" : ": " + Texts.truncate(firstLine, 200));
+        }
         ToolStatus status = denied ? ToolStatus.DENIED : failed ? ToolStatus.FAILED : ToolStatus.SUCCEEDED;
         Instant end = event.timestamp();
         Duration duration = call.startedAt() == null || end == null ? null : Duration.between(call.startedAt(), end);
-        String output = text(data.path("result"), "content");
-        call.complete(status, duration, failed ? textOr(error, "message", "failed") : null, output);
+        call.complete(status, duration, message, output);
         synchronized (this) {
             if (status == ToolStatus.DENIED) {
                 deniedToolCalls++;

@@ -21,6 +21,14 @@ class BuildVerdictTest {
     }
 
     @Test
+    void theWorstOutcomeSpeaksForSeveralSessions() {
+        assertThat(Outcome.worst(java.util.List.of(Outcome.COMPLETED, Outcome.INCOMPLETE))).isEqualTo(Outcome.INCOMPLETE);
+        assertThat(Outcome.worst(java.util.List.of(Outcome.ABORTED, Outcome.FAILED, Outcome.COMPLETED))).isEqualTo(Outcome.FAILED);
+        assertThat(Outcome.worst(java.util.List.of(Outcome.STALLED, Outcome.TIMED_OUT))).isEqualTo(Outcome.TIMED_OUT);
+        assertThat(Outcome.worst(java.util.List.of())).isNull();
+    }
+
+    @Test
     void resultWhenIncompleteParsesUserValues() {
         assertThat(ResultWhenIncomplete.parse(null)).isEqualTo(ResultWhenIncomplete.FAILURE);
         assertThat(ResultWhenIncomplete.parse(" unstable ")).isEqualTo(ResultWhenIncomplete.UNSTABLE);

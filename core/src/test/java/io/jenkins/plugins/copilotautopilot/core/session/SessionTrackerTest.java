@@ -84,6 +84,17 @@ class SessionTrackerTest {
     }
 
     @Test
+    void aShellCommandThatExitsNonZeroIsAFailedCall() {
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}}}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"success\":true,\"shellExecution\":{\"exitCode\":1},"
+                        + "\"result\":{\"content\":\"npm ERR! Test failed.\\n<shellId: 0 completed with exit code 1>\"}}}");
+        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+        assertThat(completed.get(0).status()).isEqualTo(ToolStatus.FAILED);
+        assertThat(completed.get(0).error()).isEqualTo("exit code 1: npm ERR! Test failed.");
+        assertThat(completed.get(0).outputExcerpt()).startsWith("npm ERR! Test failed.");
+    }
+
+    @Test
     void subAgentTurnsDoNotCountAsSessionTurns() {
         feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\"}}",
                 "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\",\"parentToolCallId\":\"task-1\"},\"agentId\":\"sub\"}",
