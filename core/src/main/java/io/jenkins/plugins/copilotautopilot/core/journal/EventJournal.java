@@ -43,12 +43,14 @@ public final class EventJournal implements Closeable {
 
     private final Writer out;
     private final SecretMasker masker;
+    private final DeltaMasker deltas;
     private long lines;
     private boolean closed;
 
     public EventJournal(OutputStream stream, SecretMasker masker) {
         this.out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 64 * 1024);
         this.masker = masker;
+        this.deltas = new DeltaMasker(masker, line -> writeEvent(line, null));
     }
 
     /** A journal written to {@code file} (created, or replaced). */
@@ -60,17 +62,28 @@ public final class EventJournal implements Closeable {
         return new EventJournal(Files.newOutputStream(file), masker);
     }
 
-    public void recordEvent(CliEvent event) {
-        String masked = masker.mask(event.raw());
-        if (masked != event.raw() && !isJson(masked)) {
-            // a mask cut through an escape sequence: keep the text, as our own record
-            recordOwn(CLI_OUTPUT, data().put("text", masked).put("eventType", event.type()));
+    public synchronized void recordEvent(CliEvent event) {
+        DeltaMasker.Stream stream = masker.isEmpty() ? null : DeltaMasker.streamOf(event);
+        if (stream != null) {
+            deltas.add(event, stream);
+            return;
+        }
+        deltas.releaseAll();
+        writeEvent(event.raw(), event.type());
+    }
+
+    /** An event line, masked; if masking broke its JSON (a cut through an escape), kept as text instead. */
+    private void writeEvent(String raw, String type) {
+        String masked = masker.mask(raw);
+        if (masked != raw && !isJson(masked)) {
+            writeOwn(CLI_OUTPUT, data().put("text", masked).put("eventType", type));
             return;
         }
         writeLine(masked);
     }
 
-    public void recordPlainOutput(PlainOutput line) {
+    public synchronized void recordPlainOutput(PlainOutput line) {
+        deltas.releaseAll();
         ObjectNode record = data();
         if (line.truncated()) {
             record.put("truncated", true).put("bytes", line.originalBytes())
@@ -81,15 +94,21 @@ public final class EventJournal implements Closeable {
         } else {
             record.put("text", line.raw());
         }
-        recordOwn(CLI_OUTPUT, record);
+        writeOwn(CLI_OUTPUT, record);
     }
 
-    public void recordStderr(String line) {
-        recordOwn(STDERR, data().put("text", line));
+    public synchronized void recordStderr(String line) {
+        deltas.releaseAll();
+        writeOwn(STDERR, data().put("text", line));
     }
 
     /** Writes one of our own records; {@code data} is masked like everything else. */
-    public void recordOwn(String type, JsonNode data) {
+    public synchronized void recordOwn(String type, JsonNode data) {
+        deltas.releaseAll();
+        writeOwn(type, data);
+    }
+
+    private void writeOwn(String type, JsonNode data) {
         ObjectNode record = MAPPER.createObjectNode();
         record.put("type", type);
         record.set("data", data);
@@ -115,6 +134,7 @@ public final class EventJournal implements Closeable {
     @Override
     public synchronized void close() throws IOException {
         if (!closed) {
+            deltas.releaseAll();
             closed = true;
             out.close();
         }

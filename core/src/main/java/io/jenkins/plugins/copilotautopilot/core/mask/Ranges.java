@@ -1,6 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.mask;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /** Character ranges to replace; overlapping and touching ranges merge into one. */
 final class Ranges {
@@ -18,14 +20,14 @@ final class Ranges {
         size++;
     }
 
-    String replaceIn(String text, String replacement) {
+    /** The ranges sorted by start, overlapping and touching ones merged. */
+    List<int[]> merged() {
         Integer[] order = new Integer[size];
         for (int i = 0; i < size; i++) {
             order[i] = i;
         }
         Arrays.sort(order, (a, b) -> Integer.compare(starts[a], starts[b]));
-        StringBuilder out = new StringBuilder(text.length());
-        int copied = 0;
+        List<int[]> out = new ArrayList<>();
         int i = 0;
         while (i < size) {
             int start = starts[order[i]];
@@ -35,13 +37,17 @@ final class Ranges {
                 end = Math.max(end, ends[order[i]]);
                 i++;
             }
-            if (start > copied) {
-                out.append(text, copied, start);
-            }
-            if (end > copied) {
-                out.append(replacement);
-                copied = end;
-            }
+            out.add(new int[] {start, end});
+        }
+        return out;
+    }
+
+    String replaceIn(String text, String replacement) {
+        StringBuilder out = new StringBuilder(text.length());
+        int copied = 0;
+        for (int[] range : merged()) {
+            out.append(text, copied, range[0]).append(replacement);
+            copied = range[1];
         }
         out.append(text, copied, text.length());
         return out.toString();

@@ -75,18 +75,51 @@ public final class SecretMasker {
         if (text == null || patterns.length == 0 || text.isEmpty()) {
             return text;
         }
-        String masked = maskDirect(text);
-        // A secret may also be split by a line break; a break may also be part of a secret's spelling
-        // (a backslash before an "n"), so the direct search above always runs as well.
-        return LineBreaks.containsAny(masked) ? maskAcrossLineBreaks(masked) : masked;
+        Ranges hits = collect(text);
+        return hits == null ? text : hits.replaceIn(text, MASK);
     }
 
     /** Whether {@link #mask} would change the text. */
     public boolean containsSecret(String text) {
-        return text != null && !mask(text).equals(text);
+        return text != null && patterns.length > 0 && collect(text) != null;
     }
 
-    private String maskDirect(String text) {
+    /**
+     * Where secrets are in {@code text}: sorted, merged {@code [start, end)} character ranges (a secret split
+     * by a line break spans the break).
+     */
+    public List<int[]> find(String text) {
+        if (text == null || patterns.length == 0 || text.isEmpty()) {
+            return List.of();
+        }
+        Ranges hits = collect(text);
+        return hits == null ? List.of() : hits.merged();
+    }
+
+    /** The length of the longest spelling searched for: no secret match spans more characters (line breaks aside). */
+    public int longestSpelling() {
+        return patterns.length == 0 ? 0 : patterns[0].length();
+    }
+
+    /**
+     * The length of the longest end of {@code text} that is the beginning of a secret spelling, when it is at
+     * least {@code minLength} characters long; else 0. Text cut there may continue with the rest of a secret.
+     */
+    public int trailingSecretPrefix(String text, int minLength) {
+        int best = 0;
+        for (String pattern : patterns) {
+            int max = Math.min(pattern.length() - 1, text.length());
+            for (int len = max; len >= Math.max(minLength, best + 1); len--) {
+                if (text.regionMatches(text.length() - len, pattern, 0, len)) {
+                    best = len;
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
+    private Ranges collect(String text) {
         Ranges hits = null;
         for (String pattern : patterns) {
             int from = 0;
@@ -99,25 +132,24 @@ public final class SecretMasker {
                 from = at + pattern.length();
             }
         }
-        return hits == null ? text : hits.replaceIn(text, MASK);
-    }
-
-    private String maskAcrossLineBreaks(String text) {
-        LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
-        String flat = squeezed.text();
-        Ranges hits = null;
-        for (String pattern : patterns) {
-            int from = 0;
-            int at;
-            while ((at = flat.indexOf(pattern, from)) >= 0) {
-                if (hits == null) {
-                    hits = new Ranges();
+        // A secret may also be split by a line break; a break may also be part of a secret's spelling
+        // (a backslash before an "n"), so the direct search above always runs as well.
+        if (LineBreaks.containsAny(text)) {
+            LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
+            String flat = squeezed.text();
+            for (String pattern : patterns) {
+                int from = 0;
+                int at;
+                while ((at = flat.indexOf(pattern, from)) >= 0) {
+                    if (hits == null) {
+                        hits = new Ranges();
+                    }
+                    hits.add(squeezed.originalStart(at), squeezed.originalEnd(at + pattern.length()));
+                    from = at + pattern.length();
                 }
-                hits.add(squeezed.originalStart(at), squeezed.originalEnd(at + pattern.length()));
-                from = at + pattern.length();
             }
         }
-        return hits == null ? text : hits.replaceIn(text, MASK);
+        return hits;
     }
 
     /** The spellings of one secret that may appear in CLI output. */

@@ -322,17 +322,17 @@ public final class SessionTracker {
             String args = last.argumentSummary().isEmpty() ? "" : " (" + Texts.truncate(last.argumentSummary(), 60) + ")";
             return "while tool '" + last.name() + "'" + args + " was running in turn " + last.turn();
         }
-        if (currentTurn != null) {
-            return "while waiting for the model in turn " + currentTurn.number();
-        }
-        if (events == 0) {
-            return "before the CLI printed any event";
-        }
         if (result != null) {
             return "after the CLI printed its result";
         }
         if (taskCompleteSeen) {
             return "after the agent called task_complete";
+        }
+        if (currentTurn != null) {
+            return "while waiting for the model in turn " + currentTurn.number();
+        }
+        if (events == 0) {
+            return "before the CLI printed any event";
         }
         return "between turns (after turn " + turns + ")";
     }

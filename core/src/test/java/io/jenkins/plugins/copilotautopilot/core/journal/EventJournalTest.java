@@ -72,6 +72,80 @@ class EventJournalTest {
         assertThat(lines().get(0).path("data").path("summary").asText()).isEqualTo("used ****");
     }
 
+    private static CliEvent delta(String messageId, String text) throws Exception {
+        return (CliEvent) new EventParser().parse(new ObjectMapper().createObjectNode().put("type", "assistant.message_delta")
+                .set("data", new ObjectMapper().createObjectNode().put("messageId", messageId).put("deltaContent", text)).toString());
+    }
+
+    private static CliEvent other(String type) {
+        return (CliEvent) new EventParser().parse("{\"type\":\"" + type + "\",\"data\":{}}");
+    }
+
+    /** The deltas' text as the journal has it, joined per message, and the order of types. */
+    private static String joinedDeltas(List<JsonNode> lines, String messageId) {
+        StringBuilder out = new StringBuilder();
+        for (JsonNode line : lines) {
+            if (line.path("data").path("messageId").asText().equals(messageId)) {
+                out.append(line.path("data").path("deltaContent").asText());
+            }
+        }
+        return out.toString();
+    }
+
+    @Test
+    void aSecretStreamedInSmallPiecesIsMaskedInEveryPiece() throws Exception {
+        String streamed = "The key is " + SECRET + ", keep it safe.";
+        for (int i = 0; i < streamed.length(); i += 4) {
+            journal.recordEvent(delta("m1", streamed.substring(i, Math.min(streamed.length(), i + 4))));
+        }
+        journal.recordEvent(other("assistant.message"));
+        List<JsonNode> lines = lines();
+        assertThat(lines).hasSize((streamed.length() + 3) / 4 + 1);
+        assertThat(lines.get(lines.size() - 1).path("type").asText()).isEqualTo("assistant.message");
+        String joined = joinedDeltas(lines, "m1");
+        assertThat(joined).startsWith("The key is ").endsWith(", keep it safe.").doesNotContain("journal-secret").contains("****");
+        for (JsonNode line : lines) {
+            assertThat(line.toString()).doesNotContain("0111").doesNotContain("secret-0");
+        }
+    }
+
+    @Test
+    void anotherEventInTheMiddleOfASecretStillLeavesNoPiece() throws Exception {
+        journal.recordEvent(delta("m1", "token: " + SECRET.substring(0, 9)));
+        journal.recordEvent(other("session.background_tasks_changed"));
+        journal.recordEvent(delta("m1", SECRET.substring(9) + " done"));
+        journal.recordEvent(other("assistant.message"));
+        List<JsonNode> lines = lines();
+        assertThat(lines).extracting(l -> l.path("type").asText()).containsExactly("assistant.message_delta",
+                "session.background_tasks_changed", "assistant.message_delta", "assistant.message");
+        String joined = joinedDeltas(lines, "m1");
+        assertThat(joined).startsWith("token: ").endsWith(" done").doesNotContain(SECRET.substring(0, 9)).doesNotContain(SECRET.substring(9));
+    }
+
+    @Test
+    void streamsAreKeptApartAndInOrder() throws Exception {
+        journal.recordEvent(delta("a", "alpha one "));
+        journal.recordEvent(delta("b", "beta " + SECRET.substring(0, 12)));
+        journal.recordEvent(delta("a", "alpha two"));
+        journal.recordEvent(delta("b", SECRET.substring(12)));
+        journal.close();
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            lines.add(new ObjectMapper().readTree(line));
+        }
+        assertThat(lines).extracting(l -> l.path("data").path("messageId").asText()).containsExactly("a", "b", "a", "b");
+        assertThat(joinedDeltas(lines, "a")).isEqualTo("alpha one alpha two");
+        assertThat(joinedDeltas(lines, "b")).isEqualTo("beta ********"); // each piece masks its part
+    }
+
+    @Test
+    void withoutSecretsPiecesAreWrittenAtOnce() throws Exception {
+        EventJournal plain = new EventJournal(out, SecretMasker.none());
+        plain.recordEvent(delta("m", "hello"));
+        plain.flush();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"deltaContent\":\"hello\"");
+    }
+
     @Test
     void safeFileNamesStayInsideTheirFolder() {
         assertThat(SafeFileNames.of("../../etc/passwd")).isEqualTo("_._.._etc_passwd");

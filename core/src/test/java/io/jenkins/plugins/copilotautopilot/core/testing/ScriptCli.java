@@ -1,0 +1,64 @@
+package io.jenkins.plugins.copilotautopilot.core.testing;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.function.Consumer;
+
+/**
+ * A misbehaving stand-in for the CLI: a real process (a shell script) that the engine starts, reads and
+ * stops exactly as it would the CLI. For faults the real CLI cannot be made to show on demand.
+ */
+public final class ScriptCli {
+    private ScriptCli() {
+    }
+
+    /** Writes an executable {@code sh} script with this body into {@code dir}. */
+    public static Path write(Path dir, String body) throws IOException {
+        Files.createDirectories(dir);
+        Path script = dir.resolve("copilot");
+        Files.writeString(script, "#!/bin/sh\n" + body + "\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return script;
+    }
+
+    /** Writes a capture's stdout next to the script, for the script to replay with {@code cat}. */
+    public static Path capture(Path dir, String name) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(name + ".jsonl");
+        Files.write(file, Captures.stdout(name));
+        return file;
+    }
+
+    /** A finished run of a script CLI. */
+    public record Run(SessionResult result, ListLogSink log, String journal, String runId) {
+    }
+
+    public static Run run(Path executable, Path workDir, Consumer<AutopilotOptions.Builder> options,
+                          Consumer<AutopilotEngine> engineHook) throws IOException {
+        AutopilotOptions.Builder b = AutopilotOptions.builder("Do the task").githubToken("github_pat_scriptCliToken_0001");
+        options.accept(b);
+        Path home = Files.createTempDirectory("script-cli-home-");
+        CliCommand command = CliCommandBuilder.build(b.build(), new CliExecutable(executable.toString(), null),
+                workDir.toString(), home.toString());
+        ListLogSink log = new ListLogSink();
+        java.io.ByteArrayOutputStream journal = new java.io.ByteArrayOutputStream();
+        AutopilotEngine engine = AutopilotEngine.builder(log).journalTo(journal).build();
+        engineHook.accept(engine);
+        SessionResult result = engine.run(command, new LocalCliLauncher(java.time.Duration.ofSeconds(1)));
+        return new Run(result, log, journal.toString(StandardCharsets.UTF_8), command.runId());
+    }
+
+    public static Run run(Path executable, Path workDir) throws IOException {
+        return run(executable, workDir, o -> { }, e -> { });
+    }
+}
