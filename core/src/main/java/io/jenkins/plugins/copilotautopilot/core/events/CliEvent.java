@@ -1,23 +1,36 @@
 package io.jenkins.plugins.copilotautopilot.core.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * One JSON event line of {@code copilot --output-format json}: {@code {"type", "data", "id",
  * "timestamp", "parentId", "ephemeral"?}}; the final {@code result} line keeps its fields at the top
  * level. Unknown types and missing fields are normal: read with {@link JsonNode#path}.
+ *
+ * <p>Most events are streaming noise the engine only records, so the parser validates the line and notes the
+ * type, flags and the plain fields of {@code data} in one pass ({@link JsonLineScanner}); the full tree
+ * ({@link #root()}) is built only when someone asks for it.
  */
 public final class CliEvent implements StreamLine {
     private final String type;
-    private final JsonNode root;
     private final String raw;
+    private final boolean ephemeral;
+    private final String timestamp;
+    private final boolean fromSubAgent;
+    private final JsonLineScanner.DataTexts dataTexts;
+    private JsonNode root;
 
-    public CliEvent(String type, JsonNode root, String raw) {
+    CliEvent(String type, String raw, boolean ephemeral, String timestamp, boolean fromSubAgent,
+             JsonLineScanner.DataTexts dataTexts) {
         this.type = type;
-        this.root = root;
         this.raw = raw;
+        this.ephemeral = ephemeral;
+        this.timestamp = timestamp;
+        this.fromSubAgent = fromSubAgent;
+        this.dataTexts = dataTexts;
     }
 
     public String type() {
@@ -26,11 +39,18 @@ public final class CliEvent implements StreamLine {
 
     /** The {@code data} object, or a missing node. */
     public JsonNode data() {
-        return root.path("data");
+        return root().path("data");
     }
 
-    /** The whole event object. */
+    /** The whole event object (parsed on first use). */
     public JsonNode root() {
+        if (root == null) {
+            try {
+                root = EventParser.mapper().readTree(raw);
+            } catch (IOException e) {
+                root = MissingNode.getInstance(); // cannot happen: the line was validated when it was parsed
+            }
+        }
         return root;
     }
 
@@ -40,26 +60,22 @@ public final class CliEvent implements StreamLine {
     }
 
     public boolean ephemeral() {
-        return root.path("ephemeral").asBoolean(false);
+        return ephemeral;
     }
 
     /** The event's own timestamp, or null when absent or unreadable. */
     public Instant timestamp() {
-        String text = root.path("timestamp").asText(null);
-        if (text == null) {
-            return null;
-        }
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
+        return timestamp == null ? null : Timestamps.parse(timestamp);
     }
 
-    /** A text field of {@code data}, or null. */
+    /** Whether the event comes from a sub-agent (it carries an {@code agentId}). */
+    public boolean fromSubAgent() {
+        return fromSubAgent;
+    }
+
+    /** A plain (string, number or boolean) field of {@code data} as text, or null. Cheap: no tree is built. */
     public String dataText(String field) {
-        JsonNode node = data().get(field);
-        return node == null || node.isNull() ? null : node.asText();
+        return dataTexts.get(field);
     }
 
     @Override

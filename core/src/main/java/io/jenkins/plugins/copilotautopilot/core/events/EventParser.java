@@ -4,20 +4,19 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 
 /**
  * Turns a stdout line into a {@link CliEvent} when it is a JSON object with a textual {@code type},
- * and into {@link PlainOutput} otherwise. Never throws on bad input.
+ * and into {@link PlainOutput} otherwise. Never throws on bad input. One parser per thread.
  */
 public final class EventParser {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final ObjectReader READER = MAPPER.readerFor(JsonNode.class);
     private static final JsonFactory FACTORY = MAPPER.getFactory();
+
+    private final JsonLineScanner scanner = new JsonLineScanner();
 
     /** The mapper used for event JSON across the engine (thread-safe). */
     public static ObjectMapper mapper() {
@@ -31,16 +30,8 @@ public final class EventParser {
         if (!looksLikeObject(line)) {
             return new PlainOutput(line, originalBytes, false, null);
         }
-        try {
-            JsonNode root = READER.readValue(line);
-            JsonNode type = root == null ? null : root.get("type");
-            if (root != null && root.isObject() && type != null && type.isTextual()) {
-                return new CliEvent(type.asText(), root, line);
-            }
-        } catch (IOException | RuntimeException e) {
-            // not JSON (or not an event): kept as plain output below
-        }
-        return new PlainOutput(line, originalBytes, false, null);
+        CliEvent event = scanner.scan(line);
+        return event != null ? event : new PlainOutput(line, originalBytes, false, null);
     }
 
     public StreamLine parse(String line) {

@@ -1,14 +1,12 @@
 package io.jenkins.plugins.copilotautopilot.core.journal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -24,119 +22,125 @@ import java.util.function.Consumer;
 final class DeltaMasker {
     /** Held pieces at most, whatever the streams; beyond, the oldest is released. */
     static final int MAX_HELD = 512;
+    /** Streams remembered (for a secret continuing after a release); the least recent is forgotten. */
+    static final int MAX_STREAMS = 64;
     private static final int MIN_SUSPICIOUS_PREFIX = 3;
 
     private final SecretMasker masker;
     private final Consumer<String> out;
+    private final int need;
     private final Deque<Piece> held = new ArrayDeque<>();
-    /** Per stream: the end of the text already written, to catch a secret that continues in the next piece. */
-    private final Map<String, String> tails = new HashMap<>();
+    private final Map<String, StreamState> streams = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, StreamState> eldest) {
+            return size() > MAX_STREAMS && eldest.getValue().pieces.isEmpty();
+        }
+    };
 
     DeltaMasker(SecretMasker masker, Consumer<String> out) {
         this.masker = masker;
         this.out = out;
+        this.need = Math.max(masker.longestSpelling() - 1, 0);
     }
 
-    /** A streamed piece: the key of its stream and the name of its text field, or null for other events. */
-    static Stream streamOf(CliEvent event) {
-        JsonNode data = event.data();
-        return switch (event.type()) {
-            case "assistant.message_delta" -> new Stream("m:" + data.path("messageId").asText(), "deltaContent");
-            case "assistant.reasoning_delta" -> new Stream("r:" + data.path("reasoningId").asText(), "deltaContent");
-            case "assistant.tool_call_delta" -> new Stream("t:" + data.path("toolCallId").asText(), "inputDelta");
-            case "tool.shell_output" -> new Stream("s:" + data.path("toolCallId").asText() + ":" + data.path("stream").asText("stdout"), "text");
+    /** The name of the text field of a streamed piece, or null for other events. */
+    static String textField(String type) {
+        return switch (type) {
+            case "assistant.message_delta", "assistant.reasoning_delta" -> "deltaContent";
+            case "assistant.tool_call_delta" -> "inputDelta";
+            case "tool.shell_output" -> "text";
             default -> null;
         };
     }
 
-    record Stream(String key, String field) {
+    private static String streamKey(CliEvent event) {
+        return switch (event.type()) {
+            case "assistant.message_delta" -> event.dataText("messageId");
+            case "assistant.reasoning_delta" -> event.dataText("reasoningId");
+            case "assistant.tool_call_delta" -> event.dataText("toolCallId");
+            default -> event.dataText("toolCallId") + "/" + event.dataText("stream");
+        };
     }
 
-    /** Takes a streamed piece; writes whatever can be released. */
-    void add(CliEvent event, Stream stream) {
-        String text = event.data().path(stream.field()).asText("");
-        held.addLast(new Piece(event, stream, text));
-        while (!held.isEmpty() && (held.size() > MAX_HELD || enoughFollows(held.peekFirst()))) {
-            release(held.pollFirst(), false);
+    /** Takes a streamed piece ({@link #textField} is not null for its type); writes whatever can be released. */
+    void add(CliEvent event, String field) {
+        String text = event.dataText(field);
+        String key = String.valueOf(streamKey(event));
+        Piece piece = new Piece(event, key, field, text == null ? "" : text);
+        StreamState stream = streams.computeIfAbsent(key, k -> new StreamState());
+        stream.pieces.addLast(piece);
+        stream.heldChars += piece.text.length();
+        held.addLast(piece);
+        while (!held.isEmpty()) {
+            Piece head = held.peekFirst();
+            StreamState headStream = streams.get(head.key);
+            if (held.size() > MAX_HELD || headStream.heldChars - head.text.length() >= need) {
+                release(held.pollFirst(), false);
+            } else {
+                break;
+            }
         }
     }
 
     /** Writes every held piece (before another event, or at the end). */
     void releaseAll() {
         while (!held.isEmpty()) {
-            Piece piece = held.pollFirst();
-            release(piece, !moreOf(piece.stream.key()));
+            release(held.pollFirst(), true);
         }
-    }
-
-    private boolean enoughFollows(Piece first) {
-        int need = Math.max(masker.longestSpelling() - 1, 0);
-        int following = 0;
-        boolean after = false;
-        for (Piece p : held) {
-            if (p == first) {
-                after = true;
-            } else if (after && p.stream.key().equals(first.stream.key())) {
-                following += p.text.length();
-                if (following >= need) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private boolean moreOf(String key) {
-        for (Piece p : held) {
-            if (p.stream.key().equals(key)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Masks the piece over its stream's known text (written tail, itself, the held pieces after it) and writes it. */
-    private void release(Piece piece, boolean lastKnown) {
-        String key = piece.stream.key();
-        String tail = tails.getOrDefault(key, "");
-        StringBuilder joined = new StringBuilder(tail).append(piece.text);
-        int pieceStart = tail.length();
-        int pieceEnd = joined.length();
-        List<Piece> later = new java.util.ArrayList<>();
-        for (Piece p : held) {
-            if (p.stream.key().equals(key)) {
-                later.add(p);
-                joined.append(p.text);
-            }
+    private void release(Piece piece, boolean flushing) {
+        StreamState stream = streams.computeIfAbsent(piece.key, k -> new StreamState());
+        stream.pieces.pollFirst();
+        stream.heldChars -= piece.text.length();
+        String tail = stream.tail;
+        StringBuilder joined = new StringBuilder(tail.length() + piece.text.length() + stream.heldChars).append(tail).append(piece.text);
+        for (Piece p : stream.pieces) {
+            joined.append(p.text);
         }
+        int pieceStart = tail.length();
         for (int[] range : masker.find(joined.toString())) {
             piece.flag(range[0] - pieceStart, range[1] - pieceStart);
-            int offset = pieceEnd;
-            for (Piece p : later) {
+            int offset = pieceStart + piece.text.length();
+            for (Piece p : stream.pieces) {
                 p.flag(range[0] - offset, range[1] - offset);
                 offset += p.text.length();
             }
         }
-        if (lastKnown) {
+        if (flushing && stream.pieces.isEmpty()) {
             int suspicious = masker.trailingSecretPrefix(piece.text, MIN_SUSPICIOUS_PREFIX);
             piece.flag(piece.text.length() - suspicious, piece.text.length());
         }
         String written = tail + piece.text;
-        int keep = Math.max(masker.longestSpelling() - 1, 0);
-        tails.put(key, written.length() > keep ? written.substring(written.length() - keep) : written);
+        stream.tail = written.length() > need ? written.substring(written.length() - need) : written;
         out.accept(piece.maskedLine());
+    }
+
+    /** Pieces currently held, for tests. */
+    int held() {
+        return held.size();
+    }
+
+    /** One stream's held pieces and the end of what was already written of it. */
+    private static final class StreamState {
+        final Deque<Piece> pieces = new ArrayDeque<>();
+        int heldChars;
+        String tail = "";
     }
 
     /** One held piece and which of its characters belong to a secret. */
     private static final class Piece {
         final CliEvent event;
-        final Stream stream;
+        final String key;
+        final String field;
         final String text;
-        final BitSet secret = new BitSet();
+        BitSet secret;
 
-        Piece(CliEvent event, Stream stream, String text) {
+        Piece(CliEvent event, String key, String field, String text) {
             this.event = event;
-            this.stream = stream;
+            this.key = key;
+            this.field = field;
             this.text = text;
         }
 
@@ -144,13 +148,16 @@ final class DeltaMasker {
             int start = Math.max(from, 0);
             int end = Math.min(to, text.length());
             if (start < end) {
+                if (secret == null) {
+                    secret = new BitSet(text.length());
+                }
                 secret.set(start, end);
             }
         }
 
         /** The event line with the secret characters of its text replaced. */
         String maskedLine() {
-            if (secret.isEmpty()) {
+            if (secret == null) {
                 return event.raw();
             }
             StringBuilder masked = new StringBuilder(text.length());
@@ -159,21 +166,13 @@ final class DeltaMasker {
                 if (secret.get(i)) {
                     masked.append(SecretMasker.MASK);
                     i = secret.nextClearBit(i);
-                    if (i < 0) {
-                        break;
-                    }
                 } else {
                     masked.append(text.charAt(i++));
                 }
             }
             ObjectNode root = event.root().deepCopy();
-            ((ObjectNode) root.path("data")).put(stream.field(), masked.toString());
+            ((ObjectNode) root.path("data")).put(field, masked.toString());
             return root.toString();
         }
-    }
-
-    /** Pieces currently held, for tests. */
-    int held() {
-        return held.size();
     }
 }

@@ -63,9 +63,9 @@ public final class EventJournal implements Closeable {
     }
 
     public synchronized void recordEvent(CliEvent event) {
-        DeltaMasker.Stream stream = masker.isEmpty() ? null : DeltaMasker.streamOf(event);
-        if (stream != null) {
-            deltas.add(event, stream);
+        String streamedField = masker.isEmpty() ? null : DeltaMasker.textField(event.type());
+        if (streamedField != null) {
+            deltas.add(event, streamedField);
             return;
         }
         deltas.releaseAll();

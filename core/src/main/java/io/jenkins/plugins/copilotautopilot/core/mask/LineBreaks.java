@@ -9,8 +9,18 @@ final class LineBreaks {
     }
 
     static boolean containsAny(String text) {
-        return text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0
-                || text.indexOf("\\n") >= 0 || text.indexOf("\\r") >= 0;
+        if (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+            return true;
+        }
+        int at = text.indexOf('\\');
+        while (at >= 0 && at + 1 < text.length()) {
+            char next = text.charAt(at + 1);
+            if (next == 'n' || next == 'r') {
+                return true;
+            }
+            at = text.indexOf('\\', at + 2);
+        }
+        return false;
     }
 
     /** The text without line breaks, and where each remaining character came from. */

@@ -79,26 +79,26 @@ public final class SessionTracker {
         }
     }
 
+    /** Follows the event types that matter; everything else (deltas, notices...) is not even parsed further. */
     private void dispatch(CliEvent event) {
-        JsonNode data = event.data();
         switch (event.type()) {
-            case "assistant.turn_start" -> turnStarted(event, data);
-            case "assistant.turn_end" -> turnEnded(event, data);
-            case "assistant.message" -> assistantMessage(data);
-            case "tool.execution_start" -> toolStarted(event, data);
-            case "tool.execution_complete" -> toolCompleted(event, data);
-            case "user.message" -> userMessage(data);
-            case "session.task_complete" -> taskComplete(data);
-            case "session.error" -> sessionError(data);
-            case "session.warning" -> listeners.forEach(l -> l.onWarning(text(data, "warningType"), text(data, "message")));
-            case "session.info" -> listeners.forEach(l -> l.onInfo(text(data, "infoType"), text(data, "message")));
+            case "assistant.turn_start" -> turnStarted(event);
+            case "assistant.turn_end" -> turnEnded(event);
+            case "assistant.message" -> assistantMessage(event);
+            case "tool.execution_start" -> toolStarted(event, event.data());
+            case "tool.execution_complete" -> toolCompleted(event, event.data());
+            case "user.message" -> userMessage(event);
+            case "session.task_complete" -> taskComplete(event);
+            case "session.error" -> sessionError(event);
+            case "session.warning" -> listeners.forEach(l -> l.onWarning(event.dataText("warningType"), event.dataText("message")));
+            case "session.info" -> listeners.forEach(l -> l.onInfo(event.dataText("infoType"), event.dataText("message")));
             case "assistant.turn_retry" -> {
                 synchronized (this) {
                     retries++;
                 }
             }
             case "session.autopilot_stopped" -> {
-                String reason = text(data, "reason");
+                String reason = event.dataText("reason");
                 synchronized (this) {
                     autopilotStopReason = reason;
                 }
@@ -110,8 +110,8 @@ public final class SessionTracker {
                 }
                 listeners.forEach(SessionListener::onIdle);
             }
-            case "assistant.usage" -> usage(data);
-            case "session.tools_updated", "model.call_start" -> rememberModel(text(data, "model"));
+            case "assistant.usage" -> usage(event);
+            case "session.tools_updated", "model.call_start" -> rememberModel(event.dataText("model"));
             case "result" -> result(event.root());
             default -> {
                 // other and future event types: recorded in the journal, nothing to follow here
@@ -119,21 +119,20 @@ public final class SessionTracker {
         }
     }
 
-    private void turnStarted(CliEvent event, JsonNode data) {
-        if (isSubAgent(event, data)) {
+    private void turnStarted(CliEvent event) {
+        if (isSubAgent(event)) {
             return;
         }
         Turn turn;
         synchronized (this) {
-            turn = new Turn(++turns, text(data, "turnId"), event.timestamp());
+            turn = new Turn(++turns, event.dataText("turnId"), event.timestamp());
             currentTurn = turn;
             idle = false;
         }
         listeners.forEach(l -> l.onTurnStarted(turn));
     }
-
-    private void turnEnded(CliEvent event, JsonNode data) {
-        if (isSubAgent(event, data)) {
+    private void turnEnded(CliEvent event) {
+        if (isSubAgent(event)) {
             return;
         }
         Turn turn;
@@ -146,13 +145,12 @@ public final class SessionTracker {
             listeners.forEach(l -> l.onTurnEnded(turn));
         }
     }
-
-    private void assistantMessage(JsonNode data) {
-        rememberModel(text(data, "model"));
-        if (isSubAgentData(data)) {
+    private void assistantMessage(CliEvent event) {
+        rememberModel(event.dataText("model"));
+        if (event.dataText("parentToolCallId") != null) {
             return;
         }
-        String content = text(data, "content");
+        String content = event.dataText("content");
         if (content == null || content.isBlank()) {
             return;
         }
@@ -163,7 +161,6 @@ public final class SessionTracker {
         }
         listeners.forEach(l -> l.onAssistantMessage(turn, content));
     }
-
     private void toolStarted(CliEvent event, JsonNode data) {
         String name = textOr(data, "toolName", "unknown tool");
         String id = textOr(data, "toolCallId", "");
@@ -224,8 +221,8 @@ public final class SessionTracker {
         listeners.forEach(l -> l.onToolCompleted(done));
     }
 
-    private void userMessage(JsonNode data) {
-        boolean nudge = "autopilot".equals(text(data, "source")) || data.path("isAutopilotContinuation").asBoolean(false);
+    private void userMessage(CliEvent event) {
+        boolean nudge = "autopilot".equals(event.dataText("source")) || "true".equals(event.dataText("isAutopilotContinuation"));
         if (!nudge) {
             return;
         }
@@ -235,11 +232,10 @@ public final class SessionTracker {
         }
         listeners.forEach(l -> l.onNudge(n));
     }
-
-    private void taskComplete(JsonNode data) {
-        String summary = text(data, "summary");
-        JsonNode success = data.get("success");
-        Boolean ok = success == null || !success.isBoolean() ? null : success.asBoolean();
+    private void taskComplete(CliEvent event) {
+        String summary = event.dataText("summary");
+        String success = event.dataText("success");
+        Boolean ok = "true".equals(success) ? Boolean.TRUE : "false".equals(success) ? Boolean.FALSE : null;
         synchronized (this) {
             taskCompleteSeen = true;
             taskSummary = summary;
@@ -247,11 +243,9 @@ public final class SessionTracker {
         }
         listeners.forEach(l -> l.onTaskComplete(summary, ok));
     }
-
-    private void sessionError(JsonNode data) {
-        JsonNode status = data.get("statusCode");
-        SessionError error = new SessionError(text(data, "errorType"), text(data, "message"),
-                status != null && status.canConvertToInt() ? status.asInt() : null);
+    private void sessionError(CliEvent event) {
+        SessionError error = new SessionError(event.dataText("errorType"), event.dataText("message"),
+                integer(event.dataText("statusCode")));
         synchronized (this) {
             if (firstError == null) {
                 firstError = error;
@@ -260,18 +254,34 @@ public final class SessionTracker {
         listeners.forEach(l -> l.onSessionError(error));
     }
 
-    private void usage(JsonNode data) {
-        synchronized (this) {
-            if (data.path("inputTokens").canConvertToLong()) {
-                inputTokens = (inputTokens == null ? 0 : inputTokens) + data.path("inputTokens").asLong();
-            }
-            if (data.path("outputTokens").canConvertToLong()) {
-                outputTokens = (outputTokens == null ? 0 : outputTokens) + data.path("outputTokens").asLong();
-            }
+    private static Integer integer(String text) {
+        try {
+            return text == null ? null : Integer.valueOf(text);
+        } catch (NumberFormatException e) {
+            return null;
         }
-        rememberModel(text(data, "model"));
     }
 
+    private static Long longValue(String text) {
+        try {
+            return text == null ? null : Long.valueOf(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+    private void usage(CliEvent event) {
+        Long in = longValue(event.dataText("inputTokens"));
+        Long out = longValue(event.dataText("outputTokens"));
+        synchronized (this) {
+            if (in != null) {
+                inputTokens = (inputTokens == null ? 0 : inputTokens) + in;
+            }
+            if (out != null) {
+                outputTokens = (outputTokens == null ? 0 : outputTokens) + out;
+            }
+        }
+        rememberModel(event.dataText("model"));
+    }
     private synchronized void rememberModel(String name) {
         if (model == null && name != null && !name.isBlank()) {
             model = name;
@@ -337,12 +347,8 @@ public final class SessionTracker {
         return "between turns (after turn " + turns + ")";
     }
 
-    private static boolean isSubAgent(CliEvent event, JsonNode data) {
-        return event.root().hasNonNull("agentId") || isSubAgentData(data);
-    }
-
-    private static boolean isSubAgentData(JsonNode data) {
-        return data.hasNonNull("parentToolCallId");
+    private static boolean isSubAgent(CliEvent event) {
+        return event.fromSubAgent() || event.dataText("parentToolCallId") != null;
     }
 
     private static String text(JsonNode node, String field) {

@@ -1,0 +1,212 @@
+package io.jenkins.plugins.copilotautopilot.benchmark;
+
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
+import io.jenkins.plugins.copilotautopilot.core.testing.SyntheticSession;
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs the benchmarks of README "Performance" and prints a Markdown table (also written to
+ * {@code benchmark/target/results.md}):
+ * <ol>
+ *   <li>event pipeline throughput on one core over a synthetic 1,000,000-event stream, beside {@code jq} and Node.js;</li>
+ *   <li>the same stream in a JVM with a 64 MB heap;</li>
+ *   <li>the engine's overhead on a real 2-turn session (real CLI, scripted model), and the runner with JVM start;</li>
+ *   <li>log compaction: rendered bytes over raw stdout bytes;</li>
+ *   <li>latency from an event's arrival to its rendered line being flushed.</li>
+ * </ol>
+ * Options: {@code --events N} (default 1000000), {@code --runs N} (default 10), {@code --out FILE}.
+ */
+public final class BenchmarkMain {
+    static final int WARMUP_ROUNDS = 2;
+    static final int PEER_ROUNDS = 3;
+
+    private final StringBuilder report = new StringBuilder();
+
+    public static void main(String[] args) throws Exception {
+        long events = 1_000_000;
+        int runs = 10;
+        Path out = Path.of("benchmark/target/results.md");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--events" -> events = Long.parseLong(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        BenchmarkMain main = new BenchmarkMain();
+        main.run(events, runs);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, main.report, StandardCharsets.UTF_8);
+        System.out.println(main.report);
+        System.out.println("(written to " + out + ")");
+    }
+
+    String report() {
+        return report.toString();
+    }
+
+    void run(long events, int runs) throws Exception {
+        Path work = Files.createTempDirectory("copilot-bench-");
+        line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
+                + System.getProperty("os.arch") + ", Java " + Runtime.version() + "; jq: " + Peers.version("jq", "--version")
+                + "; node: " + Peers.version("node", "--version") + "; " + LocalDate.now());
+        line("");
+
+        Path stream = work.resolve("events.jsonl");
+        long written;
+        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(stream), 1 << 20)) {
+            written = SyntheticSession.write(o, events);
+        }
+        long streamBytes = Files.size(stream);
+
+        // 1 + 5: throughput and latency. The JIT warms up first; then engine, jq and Node.js take turns
+        // (this machine's speed drifts), and each reports its median.
+        for (int i = 0; i < WARMUP_ROUNDS; i++) {
+            PipelineRun.run(stream, Files.createDirectories(work.resolve("warmup-" + i)));
+        }
+        List<PipelineRun.Result> engineRuns = new ArrayList<>();
+        List<Long> jqRuns = new ArrayList<>();
+        List<Long> nodeRuns = new ArrayList<>();
+        for (int i = 0; i < PEER_ROUNDS; i++) {
+            engineRuns.add(PipelineRun.run(stream, Files.createDirectories(work.resolve("pipeline-" + i))));
+            jqRuns.add(Peers.jq(stream));
+            nodeRuns.add(Peers.node(stream, work));
+        }
+        engineRuns.sort(java.util.Comparator.comparingLong(PipelineRun.Result::wallNanos));
+        PipelineRun.Result r = engineRuns.get(engineRuns.size() / 2);
+        long jq = (long) Stats.median(jqRuns);
+        long node = (long) Stats.median(nodeRuns);
+        line("| Measure | Result | Target |");
+        line("|---|---|---|");
+        row("Event pipeline, " + fmt(written) + " events (" + mb(streamBytes) + ") on one thread, median of " + PEER_ROUNDS,
+                fmt((long) r.eventsPerSecond()) + " events/s (" + fmt((long) r.eventsPerCpuSecond()) + " per CPU-second)",
+                "≥ 200,000 events/s");
+        row("`jq -c .type` on the same file, median of " + PEER_ROUNDS, jq < 0 ? "jq missing" : fmt((long) (written * 1e9 / jq)) + " events/s",
+                "slower than the engine");
+        row("Node.js `JSON.parse` line loop, median of " + PEER_ROUNDS, node < 0 ? "node missing" : fmt((long) (written * 1e9 / node)) + " events/s",
+                "slower than the engine");
+        row("Latency, chunk arrival → rendered line flushed (" + fmt(r.latencyCount()) + " lines, same run)",
+                String.format(Locale.ROOT, "p50 %.3f ms, p99 %.3f ms, max %.3f ms", ms(Stats.percentile(r.latencies(), r.latencyCount(), 50)),
+                        ms(Stats.percentile(r.latencies(), r.latencyCount(), 99)), ms(Stats.percentile(r.latencies(), r.latencyCount(), 100))),
+                "p99 < 5 ms");
+
+        // 2: memory: the whole stream, and a tenth of it, each in a JVM with a 64 MB heap
+        Path tenth = work.resolve("events-tenth.jsonl");
+        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tenth), 1 << 20)) {
+            SyntheticSession.write(o, events / 10);
+        }
+        String small = childRun(tenth);
+        String large = childRun(stream);
+        boolean finished = large.contains("outcome=COMPLETED") && small.contains("outcome=COMPLETED");
+        row("Same stream with `-Xmx64m`", finished
+                ? "finished; peak heap " + mb(field(large, "peakHeapBytes")) + "; live heap after the run " + mb(field(small, "liveHeapBytes"))
+                        + " (a tenth of the events) vs " + mb(field(large, "liveHeapBytes")) + " (all)"
+                : "FAILED: " + large, "finishes; heap does not grow with length");
+
+        // 4: compaction on the captures
+        for (String capture : List.of("cli-happy", "cli-nudge", "cli-never-max2", "cli-longstream")) {
+            long raw = Captures.stdout(capture).length;
+            AtomicLong rendered = new AtomicLong();
+            AutopilotEngine.builder(l -> rendered.addAndGet(l.getBytes(StandardCharsets.UTF_8).length + 1)).build()
+                    .run(CliCommandBuilder.build(AutopilotOptions.builder("x").githubToken("github_pat_x_0123").build(),
+                            new CliExecutable("/benchmark/copilot", null), work.toString(), work.toString()), ReplayLauncher.ofCapture(capture));
+            row("Log size / stdout size, capture `" + capture + "`", pct(rendered.get(), raw) + " (" + fmt(rendered.get()) + " of " + fmt(raw) + " bytes)",
+                    "—");
+        }
+
+        // 3 and 4 (live): real sessions
+        String configured = System.getProperty("copilot.cli", System.getenv("COPILOT_CLI"));
+        CliExecutable cli = new CliLocator().locate(configured, System.getenv("PATH"), "COPILOT_CLI or -Dcopilot.cli");
+        try (ScriptedModelServer server = ScriptedModelServer.start(RealSessions.script())) {
+            RealSessions sessions = new RealSessions(cli, server, work);
+            long[] stream2 = sessions.streamingBytes();
+            row("Log size / stdout size, live streaming session (800 words in ~1,000 deltas)",
+                    pct(stream2[1], stream2[0]) + " (" + fmt(stream2[1]) + " of " + fmt(stream2[0]) + " bytes)", "≤ 10 %");
+            sessions.bare();
+            sessions.engine();
+            List<Long> bare = new ArrayList<>();
+            List<Long> engine = new ArrayList<>();
+            for (int i = 0; i < runs; i++) {
+                bare.add(sessions.bare());
+                engine.add(sessions.engine());
+            }
+            double b = Stats.median(bare);
+            double e = Stats.median(engine);
+            row("Real 2-turn session, bare CLI (median of " + runs + ")", String.format(Locale.ROOT, "%.0f ms", ms(b)), "—");
+            row("Same session through the engine, in-process (median of " + runs + ", alternated)",
+                    String.format(Locale.ROOT, "%.0f ms: %+.0f ms, %+.1f %%", ms(e), ms(e - b), (e - b) * 100 / b), "≤ +50 ms or ≤ +2 %");
+            Path runnerJar = Path.of(System.getProperty("runner.jar", "core/target/copilot-autopilot-runner.jar"));
+            if (Files.isRegularFile(runnerJar)) {
+                List<Long> runner = new ArrayList<>();
+                for (int i = 0; i < Math.max(3, runs / 2); i++) {
+                    runner.add(sessions.runner(runnerJar));
+                }
+                double rr = Stats.median(runner);
+                row("Same session through the standalone runner, JVM start included (median of " + runner.size() + ")",
+                        String.format(Locale.ROOT, "%.0f ms: %+.0f ms over the bare CLI", ms(rr), ms(rr - b)), "reported");
+            }
+        }
+    }
+
+    /** Runs the pipeline over a stream in a JVM with a 64 MB heap; its one line of output. */
+    private static String childRun(Path stream) throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-cp", System.getProperty("java.class.path"), PipelineMain.class.getName(), stream.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        boolean ok = child.waitFor(10, TimeUnit.MINUTES) && child.exitValue() == 0;
+        return ok ? out : "exit " + child.exitValue() + ": " + out;
+    }
+
+    private static long field(String line, String name) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(name + "=")) {
+                return Long.parseLong(part.substring(name.length() + 1));
+            }
+        }
+        return -1;
+    }
+
+    private void row(String what, String result, String target) {
+        line("| " + what + " | " + result + " | " + target + " |");
+        System.err.println(what + ": " + result);
+    }
+
+    private void line(String text) {
+        report.append(text).append('\n');
+    }
+
+    private static double ms(double nanos) {
+        return nanos / 1e6;
+    }
+
+    private static String fmt(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / 1048576.0);
+    }
+
+    private static String pct(long part, long whole) {
+        return String.format(Locale.ROOT, "%.1f %%", part * 100.0 / whole);
+    }
+}

@@ -1,0 +1,147 @@
+package io.jenkins.plugins.copilotautopilot.benchmark;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.process.RunningCli;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Real Copilot CLI sessions against a scripted model on 127.0.0.1: with and without the engine. */
+final class RealSessions {
+    private final CliExecutable cli;
+    private final ScriptedModelServer server;
+    private final Path root;
+
+    RealSessions(CliExecutable cli, ScriptedModelServer server, Path root) {
+        this.cli = cli;
+        this.server = server;
+        this.root = root;
+    }
+
+    CliCommand command(String prompt) throws IOException {
+        Path run = Files.createTempDirectory(root, "run-");
+        Path work = Files.createDirectories(run.resolve("work"));
+        Path home = Files.createDirectories(run.resolve("home"));
+        AutopilotOptions options = AutopilotOptions.builder(prompt).model("fake-model").allowAllTools(true)
+                .provider(new ProviderOptions(server.baseUrl(), "openai", "sk-benchmark-key-0001", null, true)).build();
+        return CliCommandBuilder.build(options, cli, work.toString(), home.toString());
+    }
+
+    /** The bare CLI: same command and environment, output to /dev/null. Wall nanoseconds. */
+    long bare() throws IOException, InterruptedException {
+        CliCommand command = command("Create hi.txt");
+        ProcessBuilder builder = new ProcessBuilder(command.commandLine()).directory(Path.of(command.workingDirectory()).toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().putAll(command.environment());
+        long start = System.nanoTime();
+        Process process = builder.start();
+        process.getOutputStream().close();
+        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+            throw new IOException("the bare CLI failed");
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** Through the engine, in-process as Jenkins runs it: live log, journal, masking. Wall nanoseconds. */
+    long engine() throws IOException {
+        CliCommand command = command("Create hi.txt");
+        long start = System.nanoTime();
+        SessionResult result;
+        try (OutputStream journal = Files.newOutputStream(Path.of(command.workingDirectory()).resolveSibling("journal.jsonl"))) {
+            result = AutopilotEngine.builder(line -> { }).journalTo(journal).build().run(command, new LocalCliLauncher());
+        }
+        long took = System.nanoTime() - start;
+        if (result.outcome() != Outcome.COMPLETED) {
+            throw new IOException("the engine's session ended " + result.outcome() + ": " + result.reason());
+        }
+        return took;
+    }
+
+    /** The standalone runner, JVM start included. Wall nanoseconds. */
+    long runner(Path runnerJar) throws IOException, InterruptedException {
+        CliCommand command = command("Create hi.txt");
+        List<String> args = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", runnerJar.toString(), "--offline", "--allow-all-tools", "-C", command.workingDirectory(), "-p", "Create hi.txt"));
+        ProcessBuilder builder = new ProcessBuilder(args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().putAll(Map.of("COPILOT_CLI", cli.path(), "COPILOT_PROVIDER_BASE_URL", server.baseUrl(),
+                "COPILOT_PROVIDER_API_KEY", "sk-benchmark-key-0001", "COPILOT_MODEL", "fake-model"));
+        long start = System.nanoTime();
+        Process process = builder.start();
+        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+            throw new IOException("the runner failed");
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** A streaming session: raw stdout bytes and rendered log bytes. */
+    long[] streamingBytes() throws IOException {
+        CliCommand command = command("Write 800 words");
+        AtomicLong raw = new AtomicLong();
+        AtomicLong rendered = new AtomicLong();
+        CliLauncher counting = new CliLauncher() {
+            @Override
+            public RunningCli launch(CliCommand c, OutputStream stdout, OutputStream stderr) throws IOException {
+                OutputStream counted = new OutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        raw.incrementAndGet();
+                        stdout.write(b);
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        raw.addAndGet(len);
+                        stdout.write(b, off, len);
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        stdout.close();
+                    }
+                };
+                return new LocalCliLauncher().launch(c, counted, stderr);
+            }
+        };
+        SessionResult result = AutopilotEngine.builder(line -> rendered.addAndGet(line.getBytes(StandardCharsets.UTF_8).length + 1))
+                .build().run(command, counting);
+        if (result.outcome() != Outcome.COMPLETED) {
+            throw new IOException("the streaming session ended " + result.outcome() + ": " + result.reason());
+        }
+        return new long[] {raw.get(), rendered.get()};
+    }
+
+    /** The model's script: a shell call then task_complete; or 800 words in 4-character pieces then task_complete. */
+    static ScriptedModelServer.Script script() {
+        StringBuilder words = new StringBuilder();
+        for (int i = 0; i < 800; i++) {
+            words.append('w').append(i).append(' ');
+        }
+        String text = words.toString().trim();
+        return request -> {
+            String prompt = request.body().path("messages").toString();
+            if (prompt.contains("Write 800 words")) {
+                return request.used("task_complete") ? ScriptedModelServer.Reply.text("ok")
+                        : ScriptedModelServer.Reply.taskComplete("Wrote 800 words.").withText(text).chunked(4, 0);
+            }
+            return ScriptedModelServer.Scripts.bashThenComplete("echo hi > hi.txt && cat hi.txt", "Created hi.txt.").reply(request);
+        };
+    }
+}

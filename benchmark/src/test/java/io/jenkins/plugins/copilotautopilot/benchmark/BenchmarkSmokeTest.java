@@ -1,0 +1,22 @@
+package io.jenkins.plugins.copilotautopilot.benchmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The benchmark runs end to end on a small stream (the real numbers come from ./benchmark/run). */
+class BenchmarkSmokeTest {
+    @Test
+    @Timeout(300)
+    void everyMeasureIsReported() throws Exception {
+        BenchmarkMain main = new BenchmarkMain();
+        main.run(20_000, 1);
+        String report = main.report();
+        assertThat(report).contains("| Event pipeline, ", "| `jq -c .type` on the same file, median of 3 |",
+                "| Node.js `JSON.parse` line loop, median of 3 |", "| Latency, chunk arrival", "| Same stream with `-Xmx64m` | finished; peak heap", "(a tenth of the events) vs",
+                "capture `cli-longstream`", "| Log size / stdout size, live streaming session", "| Real 2-turn session, bare CLI",
+                "through the engine, in-process", "through the standalone runner");
+        assertThat(report).doesNotContain("FAILED");
+    }
+}
