@@ -19,7 +19,8 @@ import java.util.UUID;
  * taken for a flag. Credentials go into the environment only: {@code COPILOT_GITHUB_TOKEN} for
  * GitHub-hosted models, {@code COPILOT_PROVIDER_*} and {@code COPILOT_MODEL} for an own provider; their
  * names are passed to {@code --secret-env-vars} so the CLI strips them from tool environments and
- * redacts them as well. Each run gets its own {@code COPILOT_HOME}.
+ * redacts them as well. Each run gets its own {@code COPILOT_HOME}; auto-update and the login-shell
+ * environment capture are off.
  */
 public final class CliCommandBuilder {
     public static final String GITHUB_TOKEN_VARIABLE = "COPILOT_GITHUB_TOKEN";
@@ -63,6 +64,9 @@ public final class CliCommandBuilder {
         Set<String> secretNames = new LinkedHashSet<>();
         env.put("COPILOT_HOME", copilotHome);
         env.put("COPILOT_AUTO_UPDATE", "false");
+        // Tools run with the environment they were given (the build's), not one captured from a login shell:
+        // reproducible, and no 4 s wait when a login shell is slow or blocks (seen with a locked pyenv).
+        env.put("COPILOT_DISABLE_LOGIN_SHELL_ENV", "1");
         if (options.githubToken() != null) {
             env.put(GITHUB_TOKEN_VARIABLE, options.githubToken());
             secretNames.add(GITHUB_TOKEN_VARIABLE);

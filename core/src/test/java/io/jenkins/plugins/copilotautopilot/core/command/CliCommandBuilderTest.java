@@ -21,6 +21,7 @@ class CliCommandBuilderTest {
                 "--secret-env-vars=COPILOT_GITHUB_TOKEN,NPM_TOKEN");
         assertThat(command.environment()).containsEntry("COPILOT_GITHUB_TOKEN", "github_pat_tok_123")
                 .containsEntry("COPILOT_HOME", "/ws@tmp/home").containsEntry("COPILOT_AUTO_UPDATE", "false")
+                .containsEntry("COPILOT_DISABLE_LOGIN_SHELL_ENV", "1")
                 .containsKey(CliCommand.RUN_MARKER_VARIABLE)
                 .doesNotContainKey("COPILOT_PROVIDER_BASE_URL");
         assertThat(command.workingDirectory()).isEqualTo("/ws");
