@@ -27,7 +27,7 @@ final class AutopilotForms {
     /** Every setting, in form order; each has a {@code help-<field>.html} next to the Pipeline step. */
     static final String[] FIELDS = {"prompt", "credentialsId", "model", "maxAutopilotContinues", "allowAllTools",
         "allowTools", "denyTools", "addDirs", "workingDirectory", "timeout", "inactivityTimeout", "resultWhenIncomplete",
-        "copilotPath", "providerBaseUrl", "providerType", "providerWireApi", "providerCredentialsId", "offline",
+        "installation", "copilotPath", "providerBaseUrl", "providerType", "providerWireApi", "providerCredentialsId", "offline",
         "secretEnvVars"};
 
     private AutopilotForms() {
@@ -113,6 +113,25 @@ final class AutopilotForms {
             items.add(value.name());
         }
         return items;
+    }
+
+    /** The configured Copilot CLI installations, after an entry for "the default". */
+    static ListBoxModel installationItems() {
+        ListBoxModel items = new ListBoxModel();
+        items.add(Messages.AutopilotForms_DefaultInstallation(), "");
+        CopilotCliInstallation.DescriptorImpl tools = Jenkins.get().getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class);
+        for (CopilotCliInstallation installation : tools.getInstallations()) {
+            items.add(installation.getName());
+        }
+        return items;
+    }
+
+    static FormValidation checkInstallation(String value) {
+        String name = Util.fixEmptyAndTrim(value);
+        if (name == null || CopilotCliInstallation.named(name) != null) {
+            return FormValidation.ok();
+        }
+        return FormValidation.error(Messages.AutopilotForms_NoSuchInstallation(name));
     }
 
     static ListBoxModel providerTypeItems() {

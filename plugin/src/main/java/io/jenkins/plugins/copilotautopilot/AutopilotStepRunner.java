@@ -4,6 +4,8 @@ import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
 import hudson.Launcher;
+import hudson.model.Computer;
+import hudson.model.Node;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
@@ -13,21 +15,19 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
-import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
-import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.WorkspacePaths;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.journal.SafeFileNames;
 import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
-import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
 import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
+import io.jenkins.plugins.copilotautopilot.core.settings.GithubTokenSource;
+import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
-import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -45,21 +45,28 @@ final class AutopilotStepRunner {
     static SessionResult perform(CopilotAutopilotTask task, Run<?, ?> run, FilePath workspace, EnvVars env,
                                  Launcher launcher, TaskListener listener, String invocationId)
             throws IOException, InterruptedException {
-        String token = task.getCredentialsId() != null
-                ? StringCredentialLookup.secret(run, task.getCredentialsId(), "credentialsId")
-                : EnvironmentTokens.githubToken(env);
-        String apiKey = task.getProviderCredentialsId() != null
-                ? StringCredentialLookup.secret(run, task.getProviderCredentialsId(), "providerCredentialsId")
+        TaskSettings settings = task.toSettings().withDefaults(CopilotAutopilotConfiguration.get().toDefaults());
+        if (!settings.fromDefaults().isEmpty()) {
+            listener.getLogger().println(Messages.AutopilotStepRunner_FromDefaults(String.join(", ", settings.fromDefaults())));
+        }
+        GithubTokenSource tokenSource = settings.githubTokenSource(env);
+        String token = githubToken(tokenSource, run, env);
+        String apiKey = settings.providerCredentialsId() != null
+                ? StringCredentialLookup.secret(run, settings.providerCredentialsId(), "providerCredentialsId")
                 : null;
-        AutopilotOptions options = toOptions(task, token, apiKey);
-        List<String> problems = options.validate();
-        if (!problems.isEmpty()) {
-            throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", problems)));
+        AutopilotOptions options;
+        try {
+            options = settings.toOptions(token, apiKey);
+        } catch (InvalidOptionsException e) {
+            throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
         }
         if (options.githubToken() == null && options.provider() == null) {
             throw new AbortException(Messages.AutopilotStepRunner_NoCredentials());
         }
-        FilePath workDir = workingDirectory(task, workspace);
+        if (!tokenSource.isNone()) {
+            listener.getLogger().println(Messages.AutopilotStepRunner_TokenSource(tokenSource.describe()));
+        }
+        FilePath workDir = workingDirectory(settings, workspace);
 
         VirtualChannel channel = launcher.getChannel();
         if (channel == null) {
@@ -67,7 +74,8 @@ final class AutopilotStepRunner {
         }
         CliExecutable cli;
         try {
-            cli = LocateCliCallable.executable(channel.call(new LocateCliCallable(task.getCopilotPath(), env.get("PATH"))));
+            cli = LocateCliCallable.executable(channel.call(
+                    new LocateCliCallable(cliLocation(settings, workspace, env, listener), env.get("PATH"))));
         } catch (CliNotFoundException e) {
             throw new AbortException(e.getMessage());
         }
@@ -90,9 +98,43 @@ final class AutopilotStepRunner {
         }
     }
 
+    private static String githubToken(GithubTokenSource source, Run<?, ?> run, EnvVars env) throws AbortException {
+        if (source.credentialsId() != null) {
+            return StringCredentialLookup.secret(run, source.credentialsId(),
+                    source.fromDefaults() ? "credentialsId (global default)" : "credentialsId");
+        }
+        return source.variable() != null ? env.get(source.variable()) : null;
+    }
+
+    /**
+     * What to hand the CLI locator on the agent: the step's {@code copilotPath}; else the named (or default)
+     * tool installation, installed on this agent now if it has an installer; else {@code COPILOT_CLI} from the
+     * build's environment; else null, to search the PATH.
+     */
+    private static String cliLocation(TaskSettings settings, FilePath workspace, EnvVars env, TaskListener listener)
+            throws IOException, InterruptedException {
+        if (settings.copilotPath() != null) {
+            return settings.copilotPath();
+        }
+        if (settings.installation() != null) {
+            CopilotCliInstallation installation = CopilotCliInstallation.named(settings.installation());
+            if (installation == null) {
+                throw new AbortException(Messages.AutopilotStepRunner_NoSuchInstallation(settings.installation()));
+            }
+            Computer computer = workspace.toComputer();
+            Node node = computer == null ? null : computer.getNode();
+            if (node == null) {
+                throw new AbortException(Messages.AutopilotStepRunner_NoNode(workspace.getRemote()));
+            }
+            return installation.forNode(node, listener).forEnvironment(env).getHome();
+        }
+        return env.get(CopilotCliInstallation.CLI_VARIABLE);
+    }
+
     static BuildVerdict verdict(CopilotAutopilotTask task, SessionResult result) throws AbortException {
         try {
-            return BuildVerdict.of(result.outcome(), ResultWhenIncomplete.parse(task.getResultWhenIncomplete()));
+            return BuildVerdict.of(result.outcome(), task.toSettings()
+                    .withDefaults(CopilotAutopilotConfiguration.get().toDefaults()).resultWhenIncompleteValue());
         } catch (IllegalArgumentException e) {
             throw new AbortException(e.getMessage());
         }
@@ -103,40 +145,11 @@ final class AutopilotStepRunner {
         return Messages.AutopilotStepRunner_Failed(result.outcome().name(), result.reason());
     }
 
-    static AutopilotOptions toOptions(CopilotAutopilotTask task, String token, String apiKey) throws AbortException {
-        AutopilotOptions.Builder b = AutopilotOptions.builder(task.getPrompt())
-                .model(task.getModel())
-                .maxAutopilotContinues(task.getMaxAutopilotContinues())
-                .allowAllTools(task.isAllowAllTools())
-                .githubToken(token)
-                .timeout(minutes(task.getTimeout(), AutopilotOptions.DEFAULT_TIMEOUT))
-                .inactivityTimeout(minutes(task.getInactivityTimeout(), AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT));
-        task.getAllowTools().forEach(b::allowTool);
-        task.getDenyTools().forEach(b::denyTool);
-        task.getAddDirs().forEach(b::addDir);
-        task.getSecretEnvVars().forEach(b::secretEnvVar);
-        if (task.getProviderBaseUrl() != null) {
-            b.provider(new ProviderOptions(task.getProviderBaseUrl(), task.getProviderType(), apiKey,
-                    task.getProviderWireApi(), task.isOffline()));
-        } else if (task.isOffline()) {
-            throw new AbortException(Messages.AutopilotStepRunner_OfflineNeedsProvider());
-        }
-        return b.build();
-    }
-
-    /** Minutes from a step parameter: null gives the default, 0 turns the limit off. */
-    static Duration minutes(Integer value, Duration fallback) {
-        if (value == null) {
-            return fallback;
-        }
-        return value == 0 ? null : Duration.ofMinutes(value);
-    }
-
-    private static FilePath workingDirectory(CopilotAutopilotTask task, FilePath workspace)
+    private static FilePath workingDirectory(TaskSettings settings, FilePath workspace)
             throws IOException, InterruptedException {
         String relative;
         try {
-            relative = WorkspacePaths.relative(task.getWorkingDirectory());
+            relative = WorkspacePaths.relative(settings.workingDirectory());
         } catch (IllegalArgumentException e) {
             throw new AbortException(e.getMessage());
         }

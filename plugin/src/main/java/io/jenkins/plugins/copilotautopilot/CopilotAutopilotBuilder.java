@@ -19,6 +19,7 @@ import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import jenkins.tasks.SimpleBuildStep;
 import net.sf.json.JSONObject;
@@ -39,16 +40,17 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     private String model;
     private String credentialsId;
     private Integer maxAutopilotContinues;
-    private boolean allowAllTools;
-    private List<String> allowTools = List.of();
-    private List<String> denyTools = List.of();
-    private List<String> addDirs = List.of();
-    private List<String> secretEnvVars = List.of();
+    private Boolean allowAllTools;
+    private List<String> allowTools = new ArrayList<>();
+    private List<String> denyTools = new ArrayList<>();
+    private List<String> addDirs = new ArrayList<>();
+    private List<String> secretEnvVars = new ArrayList<>();
     private String workingDirectory;
     private Integer timeout;
     private Integer inactivityTimeout;
     private String resultWhenIncomplete;
     private String copilotPath;
+    private String installation;
     private String providerBaseUrl;
     private String providerType;
     private String providerWireApi;
@@ -121,12 +123,13 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     }
 
     @Override
-    public boolean isAllowAllTools() {
+    public Boolean getAllowAllTools() {
         return allowAllTools;
     }
 
+    /** True or false; null (the default, and an unticked box in the form) takes the global configuration's value. */
     @DataBoundSetter
-    public void setAllowAllTools(boolean allowAllTools) {
+    public void setAllowAllTools(Boolean allowAllTools) {
         this.allowAllTools = allowAllTools;
     }
 
@@ -221,6 +224,16 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     }
 
     @Override
+    public String getInstallation() {
+        return installation;
+    }
+
+    @DataBoundSetter
+    public void setInstallation(String installation) {
+        this.installation = Util.fixEmptyAndTrim(installation);
+    }
+
+    @Override
     public String getProviderBaseUrl() {
         return providerBaseUrl;
     }
@@ -297,7 +310,7 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
 
         @Override
         public Builder newInstance(StaplerRequest2 req, @NonNull JSONObject formData) throws FormException {
-            return super.newInstance(req, FormLists.textAreasToArrays(formData));
+            return super.newInstance(req, FormLists.fromForm(formData));
         }
 
         @POST
@@ -346,6 +359,10 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
 
         public ListBoxModel doFillResultWhenIncompleteItems() {
             return AutopilotForms.resultWhenIncompleteItems();
+        }
+
+        public ListBoxModel doFillInstallationItems() {
+            return AutopilotForms.installationItems();
         }
 
         public ListBoxModel doFillProviderTypeItems() {

@@ -11,6 +11,7 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import net.sf.json.JSONObject;
@@ -41,16 +42,17 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     private String model;
     private String credentialsId;
     private Integer maxAutopilotContinues;
-    private boolean allowAllTools;
-    private List<String> allowTools = List.of();
-    private List<String> denyTools = List.of();
-    private List<String> addDirs = List.of();
-    private List<String> secretEnvVars = List.of();
+    private Boolean allowAllTools;
+    private List<String> allowTools = new ArrayList<>();
+    private List<String> denyTools = new ArrayList<>();
+    private List<String> addDirs = new ArrayList<>();
+    private List<String> secretEnvVars = new ArrayList<>();
     private String workingDirectory;
     private Integer timeout;
     private Integer inactivityTimeout;
     private String resultWhenIncomplete;
     private String copilotPath;
+    private String installation;
     private String providerBaseUrl;
     private String providerType;
     private String providerWireApi;
@@ -103,12 +105,13 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     }
 
     @Override
-    public boolean isAllowAllTools() {
+    public Boolean getAllowAllTools() {
         return allowAllTools;
     }
 
+    /** True or false; null (the default, and an unticked box in the form) takes the global configuration's value. */
     @DataBoundSetter
-    public void setAllowAllTools(boolean allowAllTools) {
+    public void setAllowAllTools(Boolean allowAllTools) {
         this.allowAllTools = allowAllTools;
     }
 
@@ -203,6 +206,16 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     }
 
     @Override
+    public String getInstallation() {
+        return installation;
+    }
+
+    @DataBoundSetter
+    public void setInstallation(String installation) {
+        this.installation = Util.fixEmptyAndTrim(installation);
+    }
+
+    @Override
     public String getProviderBaseUrl() {
         return providerBaseUrl;
     }
@@ -272,7 +285,7 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
 
         @Override
         public Step newInstance(StaplerRequest2 req, @NonNull JSONObject formData) throws FormException {
-            return super.newInstance(req, FormLists.textAreasToArrays(formData));
+            return super.newInstance(req, FormLists.fromForm(formData));
         }
 
         @POST
@@ -321,6 +334,10 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
 
         public ListBoxModel doFillResultWhenIncompleteItems() {
             return AutopilotForms.resultWhenIncompleteItems();
+        }
+
+        public ListBoxModel doFillInstallationItems() {
+            return AutopilotForms.installationItems();
         }
 
         public ListBoxModel doFillProviderTypeItems() {

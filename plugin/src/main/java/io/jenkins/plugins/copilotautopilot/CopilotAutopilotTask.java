@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
 import java.util.List;
 
 /**
@@ -16,7 +17,8 @@ public interface CopilotAutopilotTask {
 
     Integer getMaxAutopilotContinues();
 
-    boolean isAllowAllTools();
+    /** True or false, or null for the global configuration's default (itself off unless an administrator sets it). */
+    Boolean getAllowAllTools();
 
     List<String> getAllowTools();
 
@@ -39,8 +41,11 @@ public interface CopilotAutopilotTask {
     /** FAILURE (default), UNSTABLE or SUCCESS. */
     String getResultWhenIncomplete();
 
-    /** The CLI executable or its npm install folder on the agent; null to search the PATH. */
+    /** The CLI executable or its npm install folder on the agent; wins over {@link #getInstallation()}. */
     String getCopilotPath();
+
+    /** The name of a Copilot CLI tool installation ({@link CopilotCliInstallation}), or null for the default. */
+    String getInstallation();
 
     String getProviderBaseUrl();
 
@@ -52,6 +57,32 @@ public interface CopilotAutopilotTask {
     String getProviderCredentialsId();
 
     boolean isOffline();
+
+    /** These settings as the engine's value, to be completed from the global configuration. */
+    default TaskSettings toSettings() {
+        return TaskSettings.builder()
+                .prompt(getPrompt())
+                .model(getModel())
+                .credentialsId(getCredentialsId())
+                .maxAutopilotContinues(getMaxAutopilotContinues())
+                .allowAllTools(getAllowAllTools())
+                .allowTools(getAllowTools())
+                .denyTools(getDenyTools())
+                .addDirs(getAddDirs())
+                .secretEnvVars(getSecretEnvVars())
+                .workingDirectory(getWorkingDirectory())
+                .timeoutMinutes(getTimeout())
+                .inactivityTimeoutMinutes(getInactivityTimeout())
+                .resultWhenIncomplete(getResultWhenIncomplete())
+                .copilotPath(getCopilotPath())
+                .installation(getInstallation())
+                .providerBaseUrl(getProviderBaseUrl())
+                .providerType(getProviderType())
+                .providerWireApi(getProviderWireApi())
+                .providerCredentialsId(getProviderCredentialsId())
+                .offline(isOffline())
+                .build();
+    }
 
     /** For the configuration form: a list setting ({@code allowTools}, ...) as one entry per line. */
     default String listText(String field) {

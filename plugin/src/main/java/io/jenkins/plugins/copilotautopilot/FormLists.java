@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.util.ArrayList;
 import java.util.List;
 import net.sf.json.JSONArray;
@@ -33,6 +34,17 @@ final class FormLists {
         return entries == null ? "" : String.join("\n", entries);
     }
 
+    /**
+     * A submitted step form, ready to bind: text areas become lists, and an unticked "allow all tools" box means
+     * "use the global default" rather than an explicit false (a Pipeline can still say {@code allowAllTools: false}).
+     */
+    static JSONObject fromForm(JSONObject formData) {
+        if (Boolean.FALSE.equals(formData.opt("allowAllTools"))) {
+            formData.remove("allowAllTools");
+        }
+        return textAreasToArrays(formData);
+    }
+
     /** Turns the text-area strings of a submitted form into JSON arrays, so they bind to the list setters. */
     static JSONObject textAreasToArrays(JSONObject formData) {
         for (String field : LIST_FIELDS) {
@@ -46,16 +58,11 @@ final class FormLists {
         return formData;
     }
 
-    /** An immutable copy without blank entries; null stays empty. */
+    /**
+     * A copy without blank entries; null gives an empty list. A plain {@code ArrayList}: the Freestyle step and the
+     * global configuration are saved with XStream, which should not meet the JDK's internal immutable lists.
+     */
     static List<String> clean(List<String> entries) {
-        List<String> out = new ArrayList<>();
-        if (entries != null) {
-            for (String entry : entries) {
-                if (entry != null && !entry.isBlank()) {
-                    out.add(entry.strip());
-                }
-            }
-        }
-        return List.copyOf(out);
+        return Texts.nonBlank(entries);
     }
 }

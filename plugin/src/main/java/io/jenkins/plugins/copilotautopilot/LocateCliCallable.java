@@ -11,7 +11,7 @@ import jenkins.security.MasterToSlaveCallable;
  */
 final class LocateCliCallable extends MasterToSlaveCallable<String[], RuntimeException> {
     private static final long serialVersionUID = 1L;
-    static final String HOW_TO_SET = "copilotPath";
+    static final String HOW_TO_SET = "copilotPath (or installation)";
 
     private final String configured;
     private final String pathVariable;

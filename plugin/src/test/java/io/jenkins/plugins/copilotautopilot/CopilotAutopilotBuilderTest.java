@@ -4,16 +4,11 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.cloudbees.plugins.credentials.CredentialsProvider;
-import com.cloudbees.plugins.credentials.CredentialsScope;
-import com.cloudbees.plugins.credentials.domains.Domain;
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
 import hudson.model.Result;
-import hudson.util.Secret;
 import java.nio.file.Path;
 import java.util.List;
-import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,9 +25,7 @@ class CopilotAutopilotBuilderTest {
     @BeforeEach
     void setUp(JenkinsRule rule) throws Exception {
         this.j = rule;
-        CredentialsProvider.lookupStores(j.jenkins).iterator().next().addCredentials(Domain.global(),
-                new StringCredentialsImpl(CredentialsScope.GLOBAL, "copilot-token", "Copilot token",
-                        Secret.fromString(CopilotAutopilotStepTest.TOKEN)));
+        TestCredentials.addToken(j);
     }
 
     private FreeStyleProject project(CopilotAutopilotBuilder builder) throws Exception {
@@ -55,7 +48,7 @@ class CopilotAutopilotBuilderTest {
 
         j.assertLogContains("[copilot] Turn 2", b);
         j.assertLogContains("[copilot] Summary: Created hello.txt containing 'hello-from-fake-model'.", b);
-        j.assertLogNotContains(CopilotAutopilotStepTest.TOKEN, b);
+        j.assertLogNotContains(TestCredentials.TOKEN, b);
         assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
     }
 

@@ -8,14 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.cloudbees.plugins.credentials.CredentialsProvider;
-import com.cloudbees.plugins.credentials.CredentialsScope;
-import com.cloudbees.plugins.credentials.domains.Domain;
-import hudson.util.Secret;
 import java.nio.file.Path;
 import org.htmlunit.html.DomNode;
 import org.htmlunit.html.HtmlPage;
-import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
@@ -39,9 +34,7 @@ class CopilotAutopilotPagesTest {
     @BeforeEach
     void setUp(JenkinsRule rule) throws Exception {
         this.j = rule;
-        CredentialsProvider.lookupStores(j.jenkins).iterator().next().addCredentials(Domain.global(),
-                new StringCredentialsImpl(CredentialsScope.GLOBAL, "copilot-token", "Copilot token",
-                        Secret.fromString(CopilotAutopilotStepTest.TOKEN)));
+        TestCredentials.addToken(j);
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").withSummary(HOSTILE)
                 .sayingFirst("the token is $COPILOT_GITHUB_TOKEN").write();
         job = j.createProject(WorkflowJob.class, "p");
@@ -90,7 +83,7 @@ class CopilotAutopilotPagesTest {
         assertThat(text, containsString("Turn 2"));
         assertThat(text, containsString("Create hello.txt"));
         assertThat(text, containsString("the token is ****"));
-        assertThat(text, not(containsString(CopilotAutopilotStepTest.TOKEN)));
+        assertThat(text, not(containsString(TestCredentials.TOKEN)));
         assertEquals(2, page.querySelectorAll("details.copilot-turn").size());
         assertNotNull(page.querySelector("img.copilot-timeline[src='timeline?id=" + sessionId() + "']"));
         assertTrue(page.querySelectorAll("section img[onerror]").isEmpty());
@@ -109,7 +102,7 @@ class CopilotAutopilotPagesTest {
         String journal = wc.goTo(base + "journal?id=" + sessionId(), "application/x-ndjson").getWebResponse().getContentAsString();
         assertThat(journal, containsString("\"type\":\"autopilot.run_started\""));
         assertThat(journal, containsString("the token is ****"));
-        assertThat(journal, not(containsString(CopilotAutopilotStepTest.TOKEN)));
+        assertThat(journal, not(containsString(TestCredentials.TOKEN)));
 
         wc.assertFails(base + "journal?id=../../../../secrets/master.key", 404);
     }
@@ -121,7 +114,7 @@ class CopilotAutopilotPagesTest {
         assertThat(json, containsString("\"outcome\":\"COMPLETED\""));
         assertThat(json, containsString("\"turns\":2"));
         assertThat(json, containsString("\"worstOutcome\":\"COMPLETED\""));
-        assertThat(json, not(containsString(CopilotAutopilotStepTest.TOKEN)));
+        assertThat(json, not(containsString(TestCredentials.TOKEN)));
     }
 
     @Test

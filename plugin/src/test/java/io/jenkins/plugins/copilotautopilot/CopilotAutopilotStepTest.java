@@ -10,18 +10,13 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.cloudbees.plugins.credentials.CredentialsProvider;
-import com.cloudbees.plugins.credentials.CredentialsScope;
-import com.cloudbees.plugins.credentials.domains.Domain;
 import hudson.model.Label;
 import hudson.model.Result;
-import hudson.util.Secret;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
@@ -45,7 +40,7 @@ class CopilotAutopilotStepTest {
     @RegisterExtension
     private static final BuildWatcherExtension BUILD_WATCHER = new BuildWatcherExtension();
 
-    static final String TOKEN = "github_pat_pluginTestToken_0123456789";
+    static final String TOKEN = TestCredentials.TOKEN;
 
     private JenkinsRule j;
     @TempDir
@@ -54,8 +49,7 @@ class CopilotAutopilotStepTest {
     @BeforeEach
     void setUp(JenkinsRule rule) throws Exception {
         this.j = rule;
-        CredentialsProvider.lookupStores(j.jenkins).iterator().next().addCredentials(Domain.global(),
-                new StringCredentialsImpl(CredentialsScope.GLOBAL, "copilot-token", "Copilot token", Secret.fromString(TOKEN)));
+        TestCredentials.addToken(j);
     }
 
     private WorkflowJob pipeline(String script) throws Exception {
@@ -206,7 +200,7 @@ class CopilotAutopilotStepTest {
         WorkflowRun b = build(Result.FAILURE,
                 pipeline("node { copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', copilotPath: '" + tmp.resolve("none") + "' }"));
         j.assertLogContains("No Copilot CLI at '" + tmp.resolve("none") + "'", b);
-        j.assertLogContains("Set copilotPath to the Copilot CLI executable", b);
+        j.assertLogContains("Set copilotPath (or installation) to the Copilot CLI executable", b);
     }
 
     @Test
@@ -245,6 +239,9 @@ class CopilotAutopilotStepTest {
         step.setInactivityTimeout(5);
         step.setResultWhenIncomplete("UNSTABLE");
         step.setCopilotPath("/opt/copilot");
+        j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
+                .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));
+        step.setInstallation("copilot-test");
         step.setProviderBaseUrl("http://127.0.0.1:11434/v1");
         step.setProviderType("openai");
         step.setProviderWireApi("completions");
@@ -262,6 +259,21 @@ class CopilotAutopilotStepTest {
         CopilotAutopilotStep step = new CopilotAutopilotStep("Fix it");
         step.setAllowTools(List.of("write", "shell(npm test)"));
         new SnippetizerTester(j).assertRoundTrip(step, "copilotAutopilot allowTools: ['write', 'shell(npm test)'], prompt: 'Fix it'");
+    }
+
+    @Test
+    void allowAllToolsIsTrueFalseOrTheDefault() throws Exception {
+        CopilotAutopilotStep step = new CopilotAutopilotStep("Fix it");
+        SnippetizerTester snippets = new SnippetizerTester(j);
+        snippets.assertRoundTrip(step, "copilotAutopilot 'Fix it'");
+        step.setAllowAllTools(false);
+        snippets.assertRoundTrip(step, "copilotAutopilot allowAllTools: false, prompt: 'Fix it'");
+
+        CopilotAutopilotStep unticked = new StepConfigTester(j).configRoundTrip(new CopilotAutopilotStep("Fix it"));
+        assertEquals(null, unticked.getAllowAllTools(), "an unticked box leaves the global default in charge");
+        CopilotAutopilotStep ticked = new CopilotAutopilotStep("Fix it");
+        ticked.setAllowAllTools(true);
+        assertEquals(Boolean.TRUE, new StepConfigTester(j).configRoundTrip(ticked).getAllowAllTools());
     }
 
     /** Waits until a process whose command line contains {@code marker} is (or is no longer) running. */

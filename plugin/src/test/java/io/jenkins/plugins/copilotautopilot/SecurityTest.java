@@ -4,21 +4,18 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.cloudbees.plugins.credentials.CredentialsProvider;
-import com.cloudbees.plugins.credentials.CredentialsScope;
-import com.cloudbees.plugins.credentials.domains.Domain;
 import hudson.model.Item;
 import hudson.model.User;
 import hudson.security.ACL;
 import hudson.security.ACLContext;
+import hudson.security.AccessDeniedException3;
 import hudson.util.ListBoxModel;
-import hudson.util.Secret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import jenkins.model.Jenkins;
-import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl;
 import org.jenkinsci.plugins.scriptsecurity.scripts.ScriptApproval;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
@@ -40,9 +37,7 @@ class SecurityTest {
     @BeforeEach
     void setUp(JenkinsRule rule) throws Exception {
         this.j = rule;
-        CredentialsProvider.lookupStores(j.jenkins).iterator().next().addCredentials(Domain.global(),
-                new StringCredentialsImpl(CredentialsScope.GLOBAL, "copilot-token", "Copilot token",
-                        Secret.fromString(CopilotAutopilotStepTest.TOKEN)));
+        TestCredentials.addToken(j);
         j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
         j.jenkins.setAuthorizationStrategy(new MockAuthorizationStrategy()
                 .grant(Jenkins.ADMINISTER).everywhere().to("admin")
@@ -75,6 +70,30 @@ class SecurityTest {
     }
 
     @Test
+    void theGlobalDefaultsAreForAdministratorsOnly() throws Exception {
+        CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
+        try (ACLContext ignored = ACL.as2(User.getById("reader", true).impersonate2())) {
+            assertTrue(config.doFillCredentialsIdItems("").stream().noneMatch(o -> "copilot-token".equals(o.value)),
+                    "a reader sees no credential IDs");
+            assertThrows(AccessDeniedException3.class, () -> config.doCheckInstallation("x"));
+            assertThrows(AccessDeniedException3.class, () -> config.doCheckProviderBaseUrl("http://127.0.0.1:1/v1", "m"));
+        }
+        try (ACLContext ignored = ACL.as2(User.getById("admin", true).impersonate2())) {
+            assertTrue(config.doFillCredentialsIdItems("").stream().anyMatch(o -> "copilot-token".equals(o.value)));
+        }
+        JenkinsRule.WebClient reader = j.createWebClient().login("reader");
+        reader.assertFails("configure", 403);
+        JenkinsRule.WebClient admin = j.createWebClient().login("admin");
+        String global = "descriptorByName/" + CopilotAutopilotConfiguration.class.getName() + "/";
+        String installer = "descriptorByName/" + CopilotCliInstaller.class.getName() + "/";
+        for (String method : new String[] {global + "fillCredentialsIdItems", global + "checkCredentialsId",
+            global + "checkInstallation", global + "checkProviderBaseUrl", installer + "checkUrlTemplate",
+            installer + "checkSha256", installer + "checkVersion"}) {
+            admin.assertFails(method, 405);
+        }
+    }
+
+    @Test
     void noSecretAtRestAndNoScriptApprovalNeeded() throws Exception {
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").sayingFirst("token $COPILOT_GITHUB_TOKEN").write();
         WorkflowJob job = j.createProject(WorkflowJob.class, "p");
@@ -84,8 +103,8 @@ class SecurityTest {
 
         j.assertLogContains("COMPLETED Created hello.txt containing 'hello-from-fake-model'. 3", b);
         assertEquals(0, ScriptApproval.get().getPendingSignatures().size(), "nothing to approve in the sandbox");
-        assertThat(Files.readString(job.getConfigFile().getFile().toPath()), not(containsString(CopilotAutopilotStepTest.TOKEN)));
-        assertThat(Files.readString(b.getRootDir().toPath().resolve("build.xml")), not(containsString(CopilotAutopilotStepTest.TOKEN)));
-        assertThat(JenkinsRule.getLog(b), not(containsString(CopilotAutopilotStepTest.TOKEN)));
+        assertThat(Files.readString(job.getConfigFile().getFile().toPath()), not(containsString(TestCredentials.TOKEN)));
+        assertThat(Files.readString(b.getRootDir().toPath().resolve("build.xml")), not(containsString(TestCredentials.TOKEN)));
+        assertThat(JenkinsRule.getLog(b), not(containsString(TestCredentials.TOKEN)));
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import io.jenkins.plugins.copilotautopilot.core.install.Platform;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -15,7 +16,7 @@ import java.util.regex.Pattern;
 /**
  * Finds the native Copilot CLI binary from what a user configured: the executable itself, the npm
  * loader ({@code node_modules/.bin/copilot}, a global {@code copilot} on the PATH), an npm install
- * folder ({@code npm install --prefix DIR @github/copilot}) or an extracted release folder.
+ * folder ({@code npm install --prefix DIR @github/copilot}) or an extracted release or npm package archive.
  */
 public final class CliLocator {
     /** The pinned CLI version this project is tested with. */
@@ -112,6 +113,7 @@ public final class CliLocator {
         for (String exe : nativeNames()) {
             candidates.add(folder.resolve(exe));
             candidates.add(folder.resolve("bin").resolve(exe));
+            candidates.add(folder.resolve("package").resolve(exe)); // an unpacked npm platform package tarball
         }
         for (Path candidate : candidates) {
             if (Files.isRegularFile(candidate)) {
@@ -188,20 +190,12 @@ public final class CliLocator {
 
     /** npm platform package suffixes for this machine, e.g. {@code linux-x64}, then {@code linuxmusl-x64}. */
     List<String> platformPackages() {
-        String os = osName == null ? "" : osName.toLowerCase(Locale.ROOT);
-        String arch = osArch == null ? "" : osArch.toLowerCase(Locale.ROOT);
-        String cpu = switch (arch) {
-            case "amd64", "x86_64", "x64" -> "x64";
-            case "aarch64", "arm64" -> "arm64";
-            default -> arch;
-        };
-        if (os.startsWith("windows")) {
-            return List.of("win32-" + cpu);
+        try {
+            Platform platform = Platform.of(osName, osArch, false);
+            return "linux".equals(platform.os()) ? List.of(platform.id(), "linuxmusl-" + platform.arch()) : List.of(platform.id());
+        } catch (Platform.UnsupportedPlatformException e) {
+            return List.of(); // no npm package of the CLI exists for this machine
         }
-        if (os.startsWith("mac") || os.startsWith("darwin")) {
-            return List.of("darwin-" + cpu);
-        }
-        return List.of("linux-" + cpu, "linuxmusl-" + cpu);
     }
 
     private static List<String> splitPath(String path) {

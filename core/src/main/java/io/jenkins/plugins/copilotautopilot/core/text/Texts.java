@@ -58,4 +58,32 @@ public final class Texts {
         }
         return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
+
+    /** The non-blank entries, stripped, in a new (mutable) list; null gives an empty list. */
+    public static java.util.List<String> nonBlank(java.util.List<String> entries) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (entries != null) {
+            for (String entry : entries) {
+                if (entry != null && !entry.isBlank()) {
+                    out.add(entry.strip());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code 1536} → {@code 1.5 KB}, {@code 197462848} → {@code 188.3 MB}. */
+    public static String bytes(long count) {
+        if (count < 1024) {
+            return count + " B";
+        }
+        String[] units = {"KB", "MB", "GB", "TB"};
+        double value = count;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
 }

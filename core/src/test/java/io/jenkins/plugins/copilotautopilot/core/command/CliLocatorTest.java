@@ -90,5 +90,6 @@ class CliLocatorTest {
         assertThat(new CliLocator("Linux", "aarch64").platformPackages()).containsExactly("linux-arm64", "linuxmusl-arm64");
         assertThat(new CliLocator("Mac OS X", "aarch64").platformPackages()).containsExactly("darwin-arm64");
         assertThat(new CliLocator("Windows 11", "amd64").platformPackages()).containsExactly("win32-x64");
+        assertThat(new CliLocator("Linux", "s390x").platformPackages()).isEmpty();
     }
 }

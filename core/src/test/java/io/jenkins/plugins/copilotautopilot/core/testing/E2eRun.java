@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
@@ -77,6 +78,7 @@ public final class E2eRun {
         private final List<Consumer<AutopilotEngine>> engineHooks = new ArrayList<>();
         private final List<String> extraSecrets = new ArrayList<>();
         private String apiKey = "scripted-provider-key";
+        private CliExecutable cli;
 
         private Builder(ScriptedModelServer.Script script) {
             this.script = script;
@@ -89,6 +91,12 @@ public final class E2eRun {
 
         public Builder options(Consumer<AutopilotOptions.Builder> change) {
             options.add(change);
+            return this;
+        }
+
+        /** Runs this CLI instead of the one the build installed. */
+        public Builder cli(CliExecutable value) {
+            this.cli = value;
             return this;
         }
 
@@ -124,7 +132,7 @@ public final class E2eRun {
                         .model("fake-model")
                         .provider(new ProviderOptions(server.baseUrl(), "openai", apiKey, null, true));
                 options.forEach(o -> o.accept(b));
-                CliCommand command = CliCommandBuilder.build(b.build(), TestCli.executable(), work.toString(), home.toString());
+                CliCommand command = CliCommandBuilder.build(b.build(), cli != null ? cli : TestCli.executable(), work.toString(), home.toString());
                 ListLogSink log = new ListLogSink();
                 AutopilotEngine.Builder engineBuilder = AutopilotEngine.builder(log)
                         .journalTo(Files.newOutputStream(journal))

@@ -22,6 +22,24 @@ class TextsTest {
     }
 
     @Test
+    void nonBlankKeepsStrippedEntriesInOrder() {
+        assertThat(Texts.nonBlank(java.util.Arrays.asList(" a ", null, "", "\t", "b"))).containsExactly("a", "b");
+        assertThat(Texts.nonBlank(null)).isEmpty();
+        java.util.List<String> copy = Texts.nonBlank(java.util.List.of("x"));
+        copy.add("y");
+        assertThat(copy).containsExactly("x", "y");
+    }
+
+    @Test
+    void byteCountsInWords() {
+        assertThat(Texts.bytes(0)).isEqualTo("0 B");
+        assertThat(Texts.bytes(1023)).isEqualTo("1023 B");
+        assertThat(Texts.bytes(1536)).isEqualTo("1.5 KB");
+        assertThat(Texts.bytes(197_462_848)).isEqualTo("188.3 MB");
+        assertThat(Texts.bytes(5L << 40)).isEqualTo("5.0 TB");
+    }
+
+    @Test
     void durationsInWords() {
         assertThat(Durations.describe(Duration.ofMillis(250))).isEqualTo("250 ms");
         assertThat(Durations.describe(Duration.ofMillis(2400))).isEqualTo("2.4s");

@@ -1,0 +1,440 @@
+package io.jenkins.plugins.copilotautopilot.core.settings;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
+import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The settings of one step as a user wrote them, every one optional, and their merge with an administrator's
+ * defaults ({@link #withDefaults}). Numbers of minutes: null for the default, 0 for no limit.
+ *
+ * <p>Merge rules, so that a job can never weaken what an administrator set up by accident:
+ * <ul>
+ *   <li>A value the step sets wins; an unset one takes the default.</li>
+ *   <li>{@code denyTools} is the union of both lists: a job cannot drop a tool the administrator denies.</li>
+ *   <li>The model provider is taken as one block: when the step names its own {@code providerBaseUrl}, none of
+ *       the default provider's settings (above all its API key) is used, so a job cannot send the
+ *       administrator's key to an endpoint of its choosing. A step may still set {@code offline} on the default
+ *       provider.</li>
+ * </ul>
+ */
+public final class TaskSettings {
+    private final String prompt;
+    private final String model;
+    private final String credentialsId;
+    private final Integer maxAutopilotContinues;
+    private final Boolean allowAllTools;
+    private final List<String> allowTools;
+    private final List<String> denyTools;
+    private final List<String> addDirs;
+    private final List<String> secretEnvVars;
+    private final String workingDirectory;
+    private final Integer timeoutMinutes;
+    private final Integer inactivityTimeoutMinutes;
+    private final String resultWhenIncomplete;
+    private final String copilotPath;
+    private final String installation;
+    private final String providerBaseUrl;
+    private final String providerType;
+    private final String providerWireApi;
+    private final String providerCredentialsId;
+    private final Boolean offline;
+    private final Set<String> fromDefaults;
+
+    private TaskSettings(Builder b, Set<String> fromDefaults) {
+        prompt = b.prompt;
+        model = blankToNull(b.model);
+        credentialsId = blankToNull(b.credentialsId);
+        maxAutopilotContinues = b.maxAutopilotContinues;
+        allowAllTools = b.allowAllTools;
+        allowTools = clean(b.allowTools);
+        denyTools = clean(b.denyTools);
+        addDirs = clean(b.addDirs);
+        secretEnvVars = clean(b.secretEnvVars);
+        workingDirectory = blankToNull(b.workingDirectory);
+        timeoutMinutes = b.timeoutMinutes;
+        inactivityTimeoutMinutes = b.inactivityTimeoutMinutes;
+        resultWhenIncomplete = blankToNull(b.resultWhenIncomplete);
+        copilotPath = blankToNull(b.copilotPath);
+        installation = blankToNull(b.installation);
+        providerBaseUrl = blankToNull(b.providerBaseUrl);
+        providerType = blankToNull(b.providerType);
+        providerWireApi = blankToNull(b.providerWireApi);
+        providerCredentialsId = blankToNull(b.providerCredentialsId);
+        offline = b.offline;
+        this.fromDefaults = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(fromDefaults));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** These settings completed from {@code defaults} (the global configuration); see the class comment. */
+    public TaskSettings withDefaults(TaskSettings defaults) {
+        Set<String> taken = new LinkedHashSet<>();
+        Builder b = new Builder();
+        b.prompt = prompt;
+        b.workingDirectory = workingDirectory;
+        b.addDirs = addDirs;
+        b.secretEnvVars = secretEnvVars;
+        b.copilotPath = copilotPath;
+        b.model = pick("model", model, defaults.model, taken);
+        b.credentialsId = pick("credentialsId", credentialsId, defaults.credentialsId, taken);
+        b.maxAutopilotContinues = pick("maxAutopilotContinues", maxAutopilotContinues, defaults.maxAutopilotContinues, taken);
+        b.allowAllTools = pick("allowAllTools", allowAllTools, defaults.allowAllTools, taken);
+        b.allowTools = allowTools.isEmpty() ? defaults.allowTools : allowTools;
+        if (allowTools.isEmpty() && !defaults.allowTools.isEmpty()) {
+            taken.add("allowTools");
+        }
+        LinkedHashSet<String> denied = new LinkedHashSet<>(denyTools);
+        if (denied.addAll(defaults.denyTools)) {
+            taken.add("denyTools");
+        }
+        b.denyTools = new ArrayList<>(denied);
+        b.timeoutMinutes = pick("timeout", timeoutMinutes, defaults.timeoutMinutes, taken);
+        b.inactivityTimeoutMinutes = pick("inactivityTimeout", inactivityTimeoutMinutes, defaults.inactivityTimeoutMinutes, taken);
+        b.resultWhenIncomplete = pick("resultWhenIncomplete", resultWhenIncomplete, defaults.resultWhenIncomplete, taken);
+        b.installation = copilotPath != null ? installation
+                : pick("installation", installation, defaults.installation, taken);
+        TaskSettings provider = providerBaseUrl != null || defaults.providerBaseUrl == null ? this : defaults;
+        if (provider == defaults) {
+            taken.add("provider");
+        }
+        b.providerBaseUrl = provider.providerBaseUrl;
+        b.providerType = provider.providerType;
+        b.providerWireApi = provider.providerWireApi;
+        b.providerCredentialsId = provider.providerCredentialsId;
+        // a step may make the default provider stricter (offline), never looser
+        b.offline = provider == defaults && Boolean.TRUE.equals(offline) ? Boolean.TRUE : provider.offline;
+        return new TaskSettings(b, taken);
+    }
+
+    /**
+     * The options the CLI is started with.
+     *
+     * @param githubToken the token the {@link #githubTokenSource} pointed at, or null
+     * @param providerApiKey the secret behind {@link #providerCredentialsId()}, or null
+     * @throws InvalidOptionsException listing every problem
+     */
+    public AutopilotOptions toOptions(String githubToken, String providerApiKey) {
+        List<String> problems = new ArrayList<>();
+        AutopilotOptions.Builder b = AutopilotOptions.builder(prompt)
+                .model(model)
+                .maxAutopilotContinues(maxAutopilotContinues)
+                .allowAllTools(Boolean.TRUE.equals(allowAllTools))
+                .githubToken(githubToken)
+                .timeout(minutes("timeout", timeoutMinutes, AutopilotOptions.DEFAULT_TIMEOUT, problems))
+                .inactivityTimeout(minutes("inactivityTimeout", inactivityTimeoutMinutes,
+                        AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT, problems));
+        allowTools.forEach(b::allowTool);
+        denyTools.forEach(b::denyTool);
+        addDirs.forEach(b::addDir);
+        secretEnvVars.forEach(b::secretEnvVar);
+        if (providerBaseUrl != null) {
+            b.provider(new ProviderOptions(providerBaseUrl, providerType, providerApiKey, providerWireApi,
+                    Boolean.TRUE.equals(offline)));
+        } else if (Boolean.TRUE.equals(offline)) {
+            problems.add("offline needs your own model provider: set providerBaseUrl and model.");
+        }
+        try {
+            ResultWhenIncomplete.parse(resultWhenIncomplete);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        AutopilotOptions options = b.build();
+        problems.addAll(0, options.validate());
+        if (!problems.isEmpty()) {
+            throw new InvalidOptionsException(problems);
+        }
+        return options;
+    }
+
+    /**
+     * Where the GitHub token comes from, in this order: the step's credential; {@code COPILOT_GITHUB_TOKEN} in
+     * the build's environment (a token the pipeline bound on purpose); the administrator's default credential;
+     * {@code GH_TOKEN} or {@code GITHUB_TOKEN} in the environment.
+     *
+     * @param environment the build's environment variables
+     */
+    public GithubTokenSource githubTokenSource(java.util.Map<String, String> environment) {
+        boolean defaultCredential = fromDefaults.contains("credentialsId");
+        if (credentialsId != null && !defaultCredential) {
+            return GithubTokenSource.credential(credentialsId, false);
+        }
+        if (isSet(environment.get("COPILOT_GITHUB_TOKEN"))) {
+            return GithubTokenSource.environment("COPILOT_GITHUB_TOKEN");
+        }
+        if (credentialsId != null) {
+            return GithubTokenSource.credential(credentialsId, true);
+        }
+        for (String name : new String[] {"GH_TOKEN", "GITHUB_TOKEN"}) {
+            if (isSet(environment.get(name))) {
+                return GithubTokenSource.environment(name);
+            }
+        }
+        return GithubTokenSource.none();
+    }
+
+    /** Which settings came from the defaults, in form order, for one line in the log ({@code provider} for the whole block). */
+    public Set<String> fromDefaults() {
+        return fromDefaults;
+    }
+
+    /** The build result for an INCOMPLETE outcome. */
+    public ResultWhenIncomplete resultWhenIncompleteValue() {
+        return ResultWhenIncomplete.parse(resultWhenIncomplete);
+    }
+
+    private static Duration minutes(String name, Integer value, Duration fallback, List<String> problems) {
+        if (value == null) {
+            return fallback;
+        }
+        if (value < 0) {
+            problems.add(name + " must be 0 (no limit) or a number of minutes; was " + value + ".");
+            return fallback;
+        }
+        return value == 0 ? null : Duration.ofMinutes(value);
+    }
+
+    private static <T> T pick(String name, T own, T fallback, Set<String> taken) {
+        if (own != null) {
+            return own;
+        }
+        if (fallback != null) {
+            taken.add(name);
+        }
+        return fallback;
+    }
+
+    private static boolean isSet(String value) {
+        return value != null && !value.isBlank();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    private static List<String> clean(List<String> entries) {
+        return List.copyOf(Texts.nonBlank(entries));
+    }
+
+    public String prompt() {
+        return prompt;
+    }
+
+    public String model() {
+        return model;
+    }
+
+    public String credentialsId() {
+        return credentialsId;
+    }
+
+    public Integer maxAutopilotContinues() {
+        return maxAutopilotContinues;
+    }
+
+    public Boolean allowAllTools() {
+        return allowAllTools;
+    }
+
+    public List<String> allowTools() {
+        return allowTools;
+    }
+
+    public List<String> denyTools() {
+        return denyTools;
+    }
+
+    public List<String> addDirs() {
+        return addDirs;
+    }
+
+    public List<String> secretEnvVars() {
+        return secretEnvVars;
+    }
+
+    public String workingDirectory() {
+        return workingDirectory;
+    }
+
+    public Integer timeoutMinutes() {
+        return timeoutMinutes;
+    }
+
+    public Integer inactivityTimeoutMinutes() {
+        return inactivityTimeoutMinutes;
+    }
+
+    public String resultWhenIncomplete() {
+        return resultWhenIncomplete;
+    }
+
+    /** The CLI executable or folder the step names; it wins over any installation. */
+    public String copilotPath() {
+        return copilotPath;
+    }
+
+    /** The name of a Copilot CLI tool installation, or null. */
+    public String installation() {
+        return installation;
+    }
+
+    public String providerBaseUrl() {
+        return providerBaseUrl;
+    }
+
+    public String providerType() {
+        return providerType;
+    }
+
+    public String providerWireApi() {
+        return providerWireApi;
+    }
+
+    public String providerCredentialsId() {
+        return providerCredentialsId;
+    }
+
+    public Boolean offline() {
+        return offline;
+    }
+
+    /** Collects settings; every one may stay unset. */
+    public static final class Builder {
+        private String prompt;
+        private String model;
+        private String credentialsId;
+        private Integer maxAutopilotContinues;
+        private Boolean allowAllTools;
+        private List<String> allowTools = List.of();
+        private List<String> denyTools = List.of();
+        private List<String> addDirs = List.of();
+        private List<String> secretEnvVars = List.of();
+        private String workingDirectory;
+        private Integer timeoutMinutes;
+        private Integer inactivityTimeoutMinutes;
+        private String resultWhenIncomplete;
+        private String copilotPath;
+        private String installation;
+        private String providerBaseUrl;
+        private String providerType;
+        private String providerWireApi;
+        private String providerCredentialsId;
+        private Boolean offline;
+
+        private Builder() {
+        }
+
+        public Builder prompt(String value) {
+            prompt = value;
+            return this;
+        }
+
+        public Builder model(String value) {
+            model = value;
+            return this;
+        }
+
+        public Builder credentialsId(String value) {
+            credentialsId = value;
+            return this;
+        }
+
+        public Builder maxAutopilotContinues(Integer value) {
+            maxAutopilotContinues = value;
+            return this;
+        }
+
+        public Builder allowAllTools(Boolean value) {
+            allowAllTools = value;
+            return this;
+        }
+
+        public Builder allowTools(List<String> value) {
+            allowTools = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder denyTools(List<String> value) {
+            denyTools = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder addDirs(List<String> value) {
+            addDirs = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder secretEnvVars(List<String> value) {
+            secretEnvVars = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder workingDirectory(String value) {
+            workingDirectory = value;
+            return this;
+        }
+
+        public Builder timeoutMinutes(Integer value) {
+            timeoutMinutes = value;
+            return this;
+        }
+
+        public Builder inactivityTimeoutMinutes(Integer value) {
+            inactivityTimeoutMinutes = value;
+            return this;
+        }
+
+        public Builder resultWhenIncomplete(String value) {
+            resultWhenIncomplete = value;
+            return this;
+        }
+
+        public Builder copilotPath(String value) {
+            copilotPath = value;
+            return this;
+        }
+
+        public Builder installation(String value) {
+            installation = value;
+            return this;
+        }
+
+        public Builder providerBaseUrl(String value) {
+            providerBaseUrl = value;
+            return this;
+        }
+
+        public Builder providerType(String value) {
+            providerType = value;
+            return this;
+        }
+
+        public Builder providerWireApi(String value) {
+            providerWireApi = value;
+            return this;
+        }
+
+        public Builder providerCredentialsId(String value) {
+            providerCredentialsId = value;
+            return this;
+        }
+
+        public Builder offline(Boolean value) {
+            offline = value;
+            return this;
+        }
+
+        public TaskSettings build() {
+            return new TaskSettings(this, Set.of());
+        }
+    }
+}
