@@ -13,6 +13,9 @@ import java.util.Arrays;
 final class JsonLineScanner {
     /** As deep as Jackson's default nesting limit. */
     static final int MAX_DEPTH = 1000;
+    private static final int TOP = 0;
+    private static final int DATA = 1;
+    private static final int OTHER = 2;
 
     private String s;
     private int n;
@@ -37,120 +40,12 @@ final class JsonLineScanner {
         if (i >= n || s.charAt(i) != '{') {
             return null;
         }
-        i = topObject(i);
+        i = object(i, 1, TOP);
         if (i < 0 || ws(i) != n || type == null) {
             return null;
         }
         return new CliEvent(type, line, ephemeral, timestamp, subAgent,
                 fields == 0 ? DataTexts.NONE : new DataTexts(line, Arrays.copyOf(spans, fields * 5), fields));
-    }
-
-    private int topObject(int i) {
-        i = ws(i + 1);
-        if (i < n && s.charAt(i) == '}') {
-            return i + 1;
-        }
-        while (true) {
-            if (i >= n || s.charAt(i) != '"') {
-                return -1;
-            }
-            int nameStart = i + 1;
-            i = string(i);
-            if (i < 0) {
-                return -1;
-            }
-            int nameEnd = i - 1;
-            i = ws(i);
-            if (i >= n || s.charAt(i) != ':') {
-                return -1;
-            }
-            i = ws(i + 1);
-            if (i >= n) {
-                return -1;
-            }
-            char c = s.charAt(i);
-            int valueStart = i;
-            if (is(nameStart, nameEnd, "data") && c == '{') {
-                i = dataObject(i);
-            } else {
-                i = value(i, 1);
-            }
-            if (i < 0) {
-                return -1;
-            }
-            if (c == '"' && is(nameStart, nameEnd, "type")) {
-                type = decode(s, valueStart + 1, i - 1);
-            } else if (is(nameStart, nameEnd, "type")) {
-                type = null;
-            } else if (is(nameStart, nameEnd, "ephemeral")) {
-                ephemeral = c == 't';
-            } else if (is(nameStart, nameEnd, "timestamp")) {
-                timestamp = c == '"' ? decode(s, valueStart + 1, i - 1) : null;
-            } else if (is(nameStart, nameEnd, "agentId")) {
-                subAgent = c != 'n';
-            }
-            i = ws(i);
-            if (i >= n) {
-                return -1;
-            }
-            char next = s.charAt(i);
-            if (next == '}') {
-                return i + 1;
-            }
-            if (next != ',') {
-                return -1;
-            }
-            i = ws(i + 1);
-        }
-    }
-
-    /** The {@code data} object: like any object, but its plain fields are noted. */
-    private int dataObject(int i) {
-        fields = 0;
-        i = ws(i + 1);
-        if (i < n && s.charAt(i) == '}') {
-            return i + 1;
-        }
-        while (true) {
-            if (i >= n || s.charAt(i) != '"') {
-                return -1;
-            }
-            int nameStart = i + 1;
-            i = string(i);
-            if (i < 0) {
-                return -1;
-            }
-            int nameEnd = i - 1;
-            i = ws(i);
-            if (i >= n || s.charAt(i) != ':') {
-                return -1;
-            }
-            i = ws(i + 1);
-            if (i >= n) {
-                return -1;
-            }
-            char c = s.charAt(i);
-            int valueStart = i;
-            i = value(i, 2);
-            if (i < 0) {
-                return -1;
-            }
-            if (c != '{' && c != '[' && c != 'n') {
-                note(nameStart, nameEnd, c == '"' ? valueStart + 1 : valueStart, c == '"' ? i - 1 : i, c == '"');
-            }
-            i = ws(i);
-            if (i >= n) {
-                return -1;
-            }
-            char next = s.charAt(i);
-            if (next == '}') {
-                return i + 1;
-            }
-            if (next != ',') {
-                return -1;
-            }
-            i = ws(i + 1);
-        }
     }
 
     private void note(int nameStart, int nameEnd, int valueStart, int valueEnd, boolean string) {
@@ -173,7 +68,7 @@ final class JsonLineScanner {
             case '"':
                 return string(i);
             case '{':
-                return object(i, depth + 1);
+                return object(i, depth + 1, OTHER);
             case '[':
                 return array(i, depth + 1);
             case 't':
@@ -187,7 +82,11 @@ final class JsonLineScanner {
         }
     }
 
-    private int object(int i, int depth) {
+    /**
+     * Index just after the object at {@code i}, or -1. The event object itself ({@code TOP}) and its {@code data}
+     * object ({@code DATA}) note what the event needs on the way; deeper objects are only validated.
+     */
+    private int object(int i, int depth, int role) {
         if (depth > MAX_DEPTH) {
             return -1;
         }
@@ -199,10 +98,12 @@ final class JsonLineScanner {
             if (i >= n || s.charAt(i) != '"') {
                 return -1;
             }
+            int nameStart = i + 1;
             i = string(i);
             if (i < 0) {
                 return -1;
             }
+            int nameEnd = i - 1;
             i = ws(i);
             if (i >= n || s.charAt(i) != ':') {
                 return -1;
@@ -211,9 +112,21 @@ final class JsonLineScanner {
             if (i >= n) {
                 return -1;
             }
-            i = value(i, depth);
+            char c = s.charAt(i);
+            int valueStart = i;
+            if (role == TOP && c == '{' && is(nameStart, nameEnd, "data")) {
+                fields = 0;
+                i = object(i, depth + 1, DATA);
+            } else {
+                i = value(i, depth);
+            }
             if (i < 0) {
                 return -1;
+            }
+            if (role == TOP) {
+                noteTop(nameStart, nameEnd, c, valueStart, i);
+            } else if (role == DATA && c != '{' && c != '[' && c != 'n') {
+                note(nameStart, nameEnd, c == '"' ? valueStart + 1 : valueStart, c == '"' ? i - 1 : i, c == '"');
             }
             i = ws(i);
             if (i >= n) {
@@ -227,6 +140,19 @@ final class JsonLineScanner {
                 return -1;
             }
             i = ws(i + 1);
+        }
+    }
+
+    /** A member of the event object: {@code type}, {@code ephemeral}, {@code timestamp} and {@code agentId} matter. */
+    private void noteTop(int nameStart, int nameEnd, char first, int valueStart, int valueEnd) {
+        if (is(nameStart, nameEnd, "type")) {
+            type = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
+        } else if (is(nameStart, nameEnd, "ephemeral")) {
+            ephemeral = first == 't';
+        } else if (is(nameStart, nameEnd, "timestamp")) {
+            timestamp = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
+        } else if (is(nameStart, nameEnd, "agentId")) {
+            subAgent = first != 'n';
         }
     }
 
