@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.htmlunit.html.HtmlForm;
-import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
-import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,9 +36,7 @@ class CopilotAutopilotConfigurationTest {
     }
 
     private WorkflowRun run(String step) throws Exception {
-        WorkflowJob p = j.createProject(WorkflowJob.class, "p" + j.jenkins.getItems().size());
-        p.setDefinition(new CpsFlowDefinition("node { " + step + " }", true));
-        return j.buildAndAssertSuccess(p);
+        return j.buildAndAssertSuccess(TestPipelines.create(j, "node { " + step + " }"));
     }
 
     private List<String> cliArguments() throws Exception {

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
-import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.graphanalysis.DepthFirstScanner;
@@ -53,9 +52,7 @@ class CopilotAutopilotStepTest {
     }
 
     private WorkflowJob pipeline(String script) throws Exception {
-        WorkflowJob p = j.createProject(WorkflowJob.class, "p" + j.jenkins.getItems().size());
-        p.setDefinition(new CpsFlowDefinition(script, true));
-        return p;
+        return TestPipelines.create(j, script);
     }
 
     private WorkflowRun build(Result expected, WorkflowJob p) throws Exception {

@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
-import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.AfterEach;
@@ -76,9 +75,7 @@ class CopilotCliInstallationTest {
     }
 
     private WorkflowJob pipeline(String script) throws Exception {
-        WorkflowJob p = j.createProject(WorkflowJob.class, "p" + j.jenkins.getItems().size());
-        p.setDefinition(new CpsFlowDefinition(script, true));
-        return p;
+        return TestPipelines.create(j, script);
     }
 
     @Test
