@@ -6,6 +6,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.Reader;
 import java.io.Writer;
 import java.net.URI;
@@ -95,6 +96,13 @@ public final class CliInstaller {
                 Archives.extract(counted, archiveName(url), staging);
                 counted.transferTo(java.io.OutputStream.nullOutputStream());
                 size = counted.count();
+            } catch (CliInstallException | InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                throw new CliInstallException("Could not unpack the Copilot CLI archive from " + shownUrl + ": "
+                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ". Nothing was"
+                        + " installed. Check the download URL template: a proxy or mirror may have answered with a web"
+                        + " page instead of the archive.", e);
             }
             String actual = HexFormat.of().formatHex(sha256.digest());
             if (release.sha256() != null && !release.sha256().equals(actual)) {

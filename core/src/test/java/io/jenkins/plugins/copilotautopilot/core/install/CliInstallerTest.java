@@ -263,7 +263,7 @@ class CliInstallerTest {
                 .tarGz());
 
         assertThatThrownBy(() -> install(tools.resolve("cli"), release("1.0.102", null)))
-                .isInstanceOf(IOException.class)
+                .isInstanceOf(CliInstallException.class)
                 .hasMessageContaining("Refusing archive entry outside the install folder: ../escaped.txt");
         assertThat(tools.resolve("escaped.txt")).doesNotExist();
         assertThat(tools.resolve("cli")).doesNotExist();
@@ -292,7 +292,10 @@ class CliInstallerTest {
         server.serve(path("1.0.102"), "<html>proxy login page</html>".getBytes(StandardCharsets.UTF_8));
 
         assertThatThrownBy(() -> install(tools.resolve("cli"), release("1.0.102", null)))
-                .isInstanceOf(IOException.class);
+                .isInstanceOf(CliInstallException.class)
+                .hasMessageContaining("Could not unpack the Copilot CLI archive from " + server.baseUrl() + path("1.0.102"))
+                .hasMessageContaining("Not in GZIP format")
+                .hasMessageContaining("a proxy or mirror may have answered with a web page");
         assertThat(tools.resolve("cli")).doesNotExist();
     }
 
