@@ -42,7 +42,11 @@ final class AutopilotStepRunner {
     private AutopilotStepRunner() {
     }
 
-    static SessionResult perform(CopilotAutopilotTask task, Run<?, ?> run, FilePath workspace, EnvVars env,
+    /** A finished session and what it makes of the build, decided with the settings the session ran with. */
+    record Finished(SessionResult result, BuildVerdict verdict) {
+    }
+
+    static Finished perform(CopilotAutopilotTask task, Run<?, ?> run, FilePath workspace, EnvVars env,
                                  Launcher launcher, TaskListener listener, String invocationId)
             throws IOException, InterruptedException {
         TaskSettings settings = task.toSettings().withDefaults(CopilotAutopilotConfiguration.get().toDefaults());
@@ -92,7 +96,7 @@ final class AutopilotStepRunner {
             if (Thread.interrupted()) {
                 throw new InterruptedException(result.reason());
             }
-            return result;
+            return new Finished(result, BuildVerdict.of(result.outcome(), settings.resultWhenIncompleteValue()));
         } finally {
             deleteQuietly(home, listener);
         }
@@ -129,15 +133,6 @@ final class AutopilotStepRunner {
             return installation.forNode(node, listener).forEnvironment(env).getHome();
         }
         return env.get(CopilotCliInstallation.CLI_VARIABLE);
-    }
-
-    static BuildVerdict verdict(CopilotAutopilotTask task, SessionResult result) throws AbortException {
-        try {
-            return BuildVerdict.of(result.outcome(), task.toSettings()
-                    .withDefaults(CopilotAutopilotConfiguration.get().toDefaults()).resultWhenIncompleteValue());
-        } catch (IllegalArgumentException e) {
-            throw new AbortException(e.getMessage());
-        }
     }
 
     /** The build's failure message: the outcome and its reason, no stack trace. */

@@ -66,8 +66,10 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     public void perform(@NonNull Run<?, ?> run, @NonNull FilePath workspace, @NonNull EnvVars env,
                         @NonNull Launcher launcher, @NonNull TaskListener listener) throws InterruptedException, IOException {
         String invocation = CopilotAutopilotRunAction.nextBuildStepId(run);
-        SessionResult result = AutopilotStepRunner.perform(this, run, workspace, env, launcher, listener, invocation);
-        switch (AutopilotStepRunner.verdict(this, result)) {
+        AutopilotStepRunner.Finished finished =
+                AutopilotStepRunner.perform(this, run, workspace, env, launcher, listener, invocation);
+        SessionResult result = finished.result();
+        switch (finished.verdict()) {
             case UNSTABLE:
                 listener.getLogger().println(Messages.CopilotAutopilotBuilder_Unstable(result.reason()));
                 run.setResult(Result.UNSTABLE);

@@ -8,7 +8,6 @@ import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
-import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
@@ -37,10 +36,10 @@ final class CopilotAutopilotStepExecution extends SynchronousNonBlockingStepExec
         Run<?, ?> run = context.get(Run.class);
         TaskListener listener = context.get(TaskListener.class);
         FlowNode node = context.get(FlowNode.class);
-        SessionResult result = AutopilotStepRunner.perform(step, run, context.get(FilePath.class),
+        AutopilotStepRunner.Finished finished = AutopilotStepRunner.perform(step, run, context.get(FilePath.class),
                 context.get(EnvVars.class), context.get(Launcher.class), listener, "node-" + node.getId());
-        BuildVerdict verdict = AutopilotStepRunner.verdict(step, result);
-        switch (verdict) {
+        SessionResult result = finished.result();
+        switch (finished.verdict()) {
             case UNSTABLE:
                 node.addOrReplaceAction(new WarningAction(Result.UNSTABLE).withMessage(result.reason()));
                 run.setResult(Result.UNSTABLE);
