@@ -3,30 +3,39 @@ package io.jenkins.plugins.copilotautopilot.core.command;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One CLI invocation, ready to launch: program, arguments, the environment variables to set on top of
- * the inherited ones, the working directory. Arguments never hold a secret; the environment does, so
- * {@link #toString()} and {@link #display()} never print environment values.
+ * the inherited ones, the working directory and the control folder it runs from. The task reaches the CLI on
+ * its standard input. Arguments never hold a secret; the environment does, so {@link #toString()} and
+ * {@link #display()} never print environment values.
  */
 public final class CliCommand {
     /** Environment variable that marks every process of one run, so that all of them can be found and stopped. */
     public static final String RUN_MARKER_VARIABLE = "COPILOT_AUTOPILOT_RUN_ID";
+    /** The CLI's private {@code COPILOT_HOME}, inside the control folder. */
+    public static final String COPILOT_HOME_FOLDER = "copilot-home";
 
     private final CliExecutable executable;
     private final List<String> arguments;
     private final Map<String, String> environment;
     private final String workingDirectory;
+    private final String controlFolder;
+    private final Set<String> secretVariables;
     private final AutopilotOptions options;
 
     CliCommand(CliExecutable executable, List<String> arguments, Map<String, String> environment,
-               String workingDirectory, AutopilotOptions options) {
+               String workingDirectory, String controlFolder, Set<String> secretVariables, AutopilotOptions options) {
         this.executable = executable;
         this.arguments = List.copyOf(arguments);
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         this.workingDirectory = workingDirectory;
+        this.controlFolder = controlFolder;
+        this.secretVariables = Collections.unmodifiableSet(new LinkedHashSet<>(secretVariables));
         this.options = options;
     }
 
@@ -56,6 +65,20 @@ public final class CliCommand {
         return workingDirectory;
     }
 
+    /** The folder the session runs from (see {@code ControlFolder}), on the machine that runs the CLI. */
+    public String controlFolder() {
+        return controlFolder;
+    }
+
+    /**
+     * The variables whose values are secrets: ours (token, API key), the options' {@code secretEnvVars}, and
+     * every GitHub token variable present in the inherited environment. Listed in {@code --secret-env-vars},
+     * so the CLI keeps them from the agent's tools, and masked everywhere.
+     */
+    public Set<String> secretVariables() {
+        return secretVariables;
+    }
+
     public AutopilotOptions options() {
         return options;
     }
@@ -65,18 +88,13 @@ public final class CliCommand {
         return environment.get(RUN_MARKER_VARIABLE);
     }
 
-    /** The command line for a log: the prompt shortened, environment names only. */
+    /** The command line for a log, environment names only; the task is on standard input. */
     public String display() {
-        StringBuilder out = new StringBuilder(executable.path());
+        StringBuilder out = new StringBuilder(executable.path().isEmpty() ? "copilot" : executable.path());
         for (String arg : arguments) {
-            out.append(' ');
-            if (arg.startsWith("--prompt=")) {
-                out.append("--prompt=<").append(options.prompt().length()).append(" characters>");
-            } else {
-                out.append(arg.contains(" ") ? "'" + arg + "'" : arg);
-            }
+            out.append(' ').append(arg.contains(" ") ? "'" + arg + "'" : arg);
         }
-        return out.toString();
+        return out.append(" < (the task: ").append(options.prompt().length()).append(" characters)").toString();
     }
 
     @Override

@@ -11,12 +11,13 @@ import java.util.UUID;
 /**
  * Builds the CLI invocation for one autopilot task from {@link AutopilotOptions}:
  *
- * <pre>copilot --prompt=TASK --autopilot --output-format json --no-ask-user --no-auto-update
+ * <pre>copilot --autopilot --output-format json --no-ask-user --no-auto-update
  *         [--max-autopilot-continues=N] [--model=M] [--allow-all-tools] [--allow-tool=P]... [--deny-tool=P]...
- *         [--add-dir=D]... [--secret-env-vars=VAR,...]</pre>
+ *         [--add-dir=D]... [--secret-env-vars=VAR,...] &lt; TASK</pre>
  *
- * <p>Values are attached with {@code =} so that a prompt or pattern starting with {@code -} is never
- * taken for a flag. Credentials go into the environment only: {@code COPILOT_GITHUB_TOKEN} for
+ * <p>The task goes to the CLI's standard input (in prompt mode the CLI reads it there when {@code -p} is
+ * left out), so it is never on a command line. Values are attached with {@code =} so that a pattern starting
+ * with {@code -} is never taken for a flag. Credentials go into the environment only: {@code COPILOT_GITHUB_TOKEN} for
  * GitHub-hosted models, {@code COPILOT_PROVIDER_*} and {@code COPILOT_MODEL} for an own provider; their
  * names are passed to {@code --secret-env-vars} so the CLI strips them from tool environments and
  * redacts them as well. Each run gets its own {@code COPILOT_HOME}; auto-update and the login-shell
@@ -30,17 +31,26 @@ public final class CliCommandBuilder {
     }
 
     /**
-     * @param options          the task; validated here
-     * @param executable       the native CLI binary
-     * @param workingDirectory where the agent works (absolute path on the machine that runs the CLI)
-     * @param copilotHome      a private, empty folder for the CLI's state (absolute path on that machine)
+     * @param options             the task; validated here
+     * @param executable          the native CLI binary; an npm install folder, or an empty path for
+     *                            {@code copilot} on the PATH, is resolved by the launch script
+     * @param workingDirectory    where the agent works (absolute path on the machine that runs the CLI)
+     * @param controlFolder       a new folder for the session's files (absolute path on that machine); the
+     *                            CLI's private {@code COPILOT_HOME} is inside it
+     * @param inheritedEnvironment the environment the CLI will inherit: GitHub token variables found there are
+     *                            hidden from the agent's tools and masked too
      * @throws InvalidOptionsException when the options cannot run
      */
     public static CliCommand build(AutopilotOptions options, CliExecutable executable, String workingDirectory,
-                                   String copilotHome) {
+                                   String controlFolder, Map<String, String> inheritedEnvironment) {
         options.validated();
+        for (String path : new String[] {executable.path(), workingDirectory, controlFolder}) {
+            if (path == null || path.chars().anyMatch(c -> c < 0x20)) {
+                throw new InvalidOptionsException(List.of("The path '" + path + "' is empty or contains a line break or control character."));
+            }
+        }
+        String copilotHome = controlFolder + (controlFolder.endsWith("/") ? "" : "/") + CliCommand.COPILOT_HOME_FOLDER;
         List<String> args = new ArrayList<>();
-        args.add("--prompt=" + options.prompt());
         args.add("--autopilot");
         args.add("--output-format");
         args.add("json");
@@ -89,10 +99,16 @@ public final class CliCommandBuilder {
             }
         }
         secretNames.addAll(options.secretEnvVars());
+        for (String name : EnvironmentTokens.GITHUB_TOKEN_VARIABLES) {
+            String value = inheritedEnvironment.get(name);
+            if (value != null && !value.isBlank()) {
+                secretNames.add(name);
+            }
+        }
         if (!secretNames.isEmpty()) {
             args.add("--secret-env-vars=" + String.join(",", secretNames));
         }
         env.put(CliCommand.RUN_MARKER_VARIABLE, UUID.randomUUID().toString());
-        return new CliCommand(executable, args, env, workingDirectory, options);
+        return new CliCommand(executable, args, env, workingDirectory, controlFolder, secretNames, options);
     }
 }

@@ -4,48 +4,38 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
-import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
-import io.jenkins.plugins.copilotautopilot.core.outcome.OutcomeDecider;
-import io.jenkins.plugins.copilotautopilot.core.outcome.ProcessEnd;
-import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
-import io.jenkins.plugins.copilotautopilot.core.process.RunningCli;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
-import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
-import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Runs one autopilot task end to end: launches the CLI, streams its events through the parser, the
- * tracker, the journal and the live log, enforces the wall-clock and inactivity limits, stops the whole
- * process tree when it has to, and decides the outcome.
+ * Runs autopilot tasks: launches the CLI detached from its control folder and follows it with a
+ * {@link SessionFollower}, which streams its events through the parser, the tracker, the journal and the live
+ * log, enforces the wall-clock and inactivity limits, stops the whole process tree when it has to, and decides
+ * the outcome.
  *
- * <p>One engine runs one task. {@link #run} blocks; {@link #abort()} (from any thread) or interrupting the
- * running thread stops the task with {@code ABORTED}.
+ * <p>{@link #run} does all of it on the calling thread; {@link #abort()} (from any thread) or interrupting that
+ * thread stops the task with {@code ABORTED}. {@link #launch} and {@link #resume} hand out followers for a
+ * caller that ticks them itself (many sessions on a shared scheduler; a follower started again after a
+ * restart).
  */
 public final class AutopilotEngine {
     /** Longest event line read in full; longer lines are kept as a truncated excerpt. */
     public static final int DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
     private static final int MAX_STDERR_LINE_BYTES = 64 * 1024;
-    private static final Duration TICK = Duration.ofMillis(100);
-    /** After its result line the CLI should exit promptly; if it does not, it is stopped. */
-    private static final Duration EXIT_AFTER_RESULT = Duration.ofSeconds(10);
-    /** How long to wait for the rest of the output once the process is gone. */
-    private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
-    private static final Duration EXIT_AFTER_KILL = Duration.ofSeconds(10);
     private static final int MAX_PROMPT_IN_JOURNAL = 20_000;
 
     private final LogSink log;
@@ -53,7 +43,9 @@ public final class AutopilotEngine {
     private final OutputStream journalOut;
     private final List<SessionListener> listeners;
     private final int maxLineBytes;
+    private final EngineTimings timings;
     private volatile boolean abortRequested;
+    private volatile SessionFollower running;
 
     private AutopilotEngine(Builder b) {
         this.log = b.log;
@@ -61,168 +53,174 @@ public final class AutopilotEngine {
         this.journalOut = b.journalOut;
         this.listeners = List.copyOf(b.listeners);
         this.maxLineBytes = b.maxLineBytes;
+        this.timings = b.timings;
     }
 
     public static Builder builder(LogSink log) {
         return new Builder(log);
     }
 
-    /** Asks a running (or about to run) task to stop; it ends ABORTED. */
+    /** Asks a task that {@link #run} is running (or about to run) to stop; it ends ABORTED. */
     public void abort() {
         abortRequested = true;
+        SessionFollower follower = running;
+        if (follower != null) {
+            follower.requestAbort();
+        }
     }
 
     /**
-     * The masker this engine applies for {@code command}: the options' secrets, the values of their
-     * {@code secretEnvVars} in the environment the CLI gets, and the extra secrets.
+     * The masker for a session: the options' secrets (token, API key), the values the secret variables have in
+     * the environment the CLI inherits, and this engine's extra secrets.
      */
-    public SecretMasker maskerFor(CliCommand command, Map<String, String> inheritedEnvironment) {
-        Map<String, String> environment = new HashMap<>(inheritedEnvironment);
-        environment.putAll(command.environment());
-        List<String> secrets = new ArrayList<>(command.options().secretValues(environment));
+    public SecretMasker maskerFor(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
+        List<String> secrets = new ArrayList<>(options.secretValues());
+        for (String name : secretVariables) {
+            String value = inheritedEnvironment.get(name);
+            if (value != null && !value.isBlank()) {
+                secrets.add(value);
+            }
+        }
         secrets.addAll(extraSecrets);
         return SecretMasker.of(secrets);
     }
 
+    /** A launched session and its follower; {@code session} is null when the launch failed (the follower has then finished). */
+    public record Running(SessionFollower follower, CliSession session) {
+    }
+
     /**
-     * Runs the task and returns when the CLI and everything it started are gone.
-     * If the calling thread is interrupted, the task ends ABORTED and the interrupt flag is set again on return.
+     * Prints the header, starts the CLI with {@code launcher} and returns its follower. When the CLI cannot be
+     * started, the follower has already finished with FAILED and the reason.
      */
-    public SessionResult run(CliCommand command, CliLauncher launcher) {
-        long started = System.nanoTime();
-        SecretMasker masker = maskerFor(command, launcher.inheritedEnvironment());
+    public Running launch(CliCommand command, CliLauncher launcher) throws InterruptedException {
+        long started = System.currentTimeMillis();
+        SessionFollower follower = follow(command, launcher.inheritedEnvironment(), started);
+        try {
+            return new Running(follower, launcher.launch(command));
+        } catch (IOException | RuntimeException e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            follower.launchFailed(message);
+            return new Running(follower, null);
+        }
+    }
+
+    /**
+     * A follower for {@code command}, which the caller launches itself: the header is printed and the journal
+     * started. Tick it once the session runs, or call {@link SessionFollower#launchFailed} if it could not start.
+     */
+    public SessionFollower follow(CliCommand command, Map<String, String> inheritedEnvironment, long startedAtMillis) {
+        SessionFollower follower = newFollower(command.options(), command.secretVariables(), inheritedEnvironment,
+                startedAtMillis, false, 0);
+        follower.header(command, describe(command));
+        return follower;
+    }
+
+    /**
+     * A follower for a session that an earlier follower left at {@code checkpoint} (the process that followed it
+     * was restarted): it reads the session again up to the checkpoint without printing or journaling anything,
+     * then goes on live. {@code journalOut} of this engine must continue the earlier journal, truncated to
+     * {@link Checkpoint#journalBytes()}.
+     */
+    public SessionFollower resume(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment,
+                                  CliSession session, Checkpoint checkpoint, long startedAtMillis)
+            throws IOException, InterruptedException {
+        SessionFollower follower = newFollower(options, secretVariables, inheritedEnvironment, startedAtMillis, true,
+                checkpoint.journalBytes());
+        follower.catchUp(session, checkpoint);
+        return follower;
+    }
+
+    private SessionFollower newFollower(AutopilotOptions options, Set<String> secretVariables, Map<String, String> env,
+                                        long startedAtMillis, boolean muted, long journalBytes) {
+        SecretMasker masker = maskerFor(options, secretVariables, env);
+        Mutable.Sink sink = new Mutable.Sink(log, muted);
+        LogRenderer renderer = new LogRenderer(sink, masker);
         SessionTracker tracker = new SessionTracker();
-        LogRenderer renderer = new LogRenderer(log, masker);
         tracker.addListener(renderer);
         listeners.forEach(tracker::addListener);
-        EventJournal journal = journalOut == null ? null : new EventJournal(journalOut, masker);
+        Mutable.Stream journalStream = new Mutable.Stream(journalOut == null ? OutputStream.nullOutputStream() : journalOut,
+                muted, journalBytes);
+        EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
         SafeJournal safeJournal = new SafeJournal(journal, renderer);
+        return new SessionFollower(options, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
+                safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
+    }
 
-        EventPipeline pipeline = new EventPipeline(tracker, safeJournal);
-        LineAssembler stdoutLines = new LineAssembler(pipeline, maxLineBytes);
-        ActivityStream stdout = new ActivityStream(stdoutLines);
-        StderrCollector stderr = new StderrCollector(renderer, safeJournal);
-        LineAssembler stderrLines = new LineAssembler(stderr, MAX_STDERR_LINE_BYTES);
-
-        renderer.header(command);
-        safeJournal.recordOwn(EventJournal.RUN_STARTED, describe(command));
-
-        Supervision supervision = new Supervision();
-        ProcessEnd end = null;
-        if (abortRequested || Thread.currentThread().isInterrupted()) {
-            supervision.interrupted = Thread.interrupted();
-            end = ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, "before the Copilot CLI was started");
+    /**
+     * Runs the task on this thread and returns when the CLI and everything it started are gone; the control
+     * folder is removed. If the calling thread is interrupted, the task ends ABORTED and the interrupt flag is
+     * set again on return.
+     */
+    public SessionResult run(CliCommand command, CliLauncher launcher) {
+        boolean interrupted = Thread.interrupted();
+        Running started;
+        if (abortRequested || interrupted) {
+            SessionFollower follower = follow(command, launcher.inheritedEnvironment(), System.currentTimeMillis());
+            started = new Running(follower, null);
+            follower.abortedBeforeStart();
         } else {
-            RunningCli cli;
             try {
-                cli = launcher.launch(command, stdout, stderrLines);
-            } catch (IOException | RuntimeException e) {
-                cli = null;
-                String message = e.getMessage() == null ? e.toString() : e.getMessage();
-
-                end = ProcessEnd.launchFailed(masker.mask(message));
-            }
-            if (cli != null) {
-                end = supervise(cli, command.options(), pipeline, stdout, tracker, supervision);
-                awaitOutput(stdout, supervision);
-                cli.killTree(); // whatever the agent left running (background jobs) goes too
+                started = launch(command, launcher);
+            } catch (InterruptedException e) {
+                SessionFollower follower = follow(command, launcher.inheritedEnvironment(), System.currentTimeMillis());
+                started = new Running(follower, null);
+                follower.abortedBeforeStart();
+                interrupted = true;
             }
         }
-        stdoutLines.close();
-        stderrLines.close();
-        pipeline.close();
-        stderr.close();
-
-        SessionState state = tracker.state();
-        ProcessEnd finalEnd = end.with(stderr.explanation(), stdout.ended());
-        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd);
-        Duration duration = Duration.ofNanos(System.nanoTime() - started);
-        renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration);
-
-        SessionResult result = toResult(outcome, state, duration, finalEnd, masker);
-        safeJournal.recordOwn(EventJournal.RUN_FINISHED, describe(result));
-        safeJournal.close();
-        if (supervision.interrupted) {
-            Thread.currentThread().interrupt();
+        if (started.session() == null) {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return started.follower().result();
+        }
+        SessionFollower follower = started.follower();
+        CliSession session = started.session();
+        running = follower;
+        SessionResult result = null;
+        long delay = 0;
+        try {
+            while (result == null) {
+                if (abortRequested || interrupted) {
+                    follower.requestAbort();
+                }
+                boolean gotData = false;
+                try {
+                    SessionFollower.Tick tick = follower.tick(session);
+                    result = tick.result();
+                    gotData = tick.gotData();
+                    delay = timings.nextDelayMillis(delay, gotData);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    continue;
+                } catch (IOException e) {
+                    result = follower.lost(session, "its output could not be read: " + e.getMessage());
+                }
+                // more may be waiting right after output; else look again later and later
+                if (result == null && !gotData && !follower.abortRequested()) {
+                    try {
+                        Thread.sleep(delay);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            running = null;
+            try {
+                session.cleanup();
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                log.println(LogRenderer.PREFIX + "WARNING: could not remove " + command.controlFolder() + ": " + e.getMessage());
+            }
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
         }
         return result;
     }
 
-    /** Waits for the process to end, stopping it when a limit is hit or an abort is asked for. */
-    private ProcessEnd supervise(RunningCli cli, AutopilotOptions options, EventPipeline pipeline,
-                                 ActivityStream stdout, SessionTracker tracker, Supervision supervision) {
-        long started = System.nanoTime();
-        Duration timeout = options.timeout();
-        Duration inactivity = options.inactivityTimeout();
-        long resultSeenAt = 0;
-        while (true) {
-            if (abortRequested || supervision.interrupted) {
-                return stop(cli, ProcessEnd.Termination.ABORTED, null, tracker, supervision);
-            }
-            Integer exit;
-            try {
-                exit = cli.waitFor(TICK);
-            } catch (InterruptedException e) {
-                supervision.interrupted = true;
-                continue;
-            }
-            if (exit != null) {
-                return ProcessEnd.exited(exit, null, false);
-            }
-            long now = System.nanoTime();
-            if (timeout != null && now - started >= timeout.toNanos()) {
-                return stop(cli, ProcessEnd.Termination.TIMED_OUT, timeout, tracker, supervision);
-            }
-            if (inactivity != null && stdout.nanosSinceActivity() >= inactivity.toNanos()) {
-                return stop(cli, ProcessEnd.Termination.STALLED, inactivity, tracker, supervision);
-            }
-            if (pipeline.resultSeen()) {
-                if (resultSeenAt == 0) {
-                    resultSeenAt = now;
-                } else if (now - resultSeenAt >= EXIT_AFTER_RESULT.toNanos()) {
-                    // the session is over but the process lingers: stop it and judge the session as reported
-                    cli.killTree();
-                    Integer reported = pipeline.reportedExitCode();
-                    return ProcessEnd.exited(reported == null ? 0 : reported, null, false);
-                }
-            }
-        }
-    }
-
-    private static ProcessEnd stop(RunningCli cli, ProcessEnd.Termination why, Duration limit, SessionTracker tracker,
-                                   Supervision supervision) {
-        String activity = tracker.state().activity();
-        cli.killTree();
-        Integer exit = null;
-        try {
-            exit = cli.waitFor(EXIT_AFTER_KILL);
-        } catch (InterruptedException e) {
-            supervision.interrupted = true;
-        }
-        return ProcessEnd.stopped(why, exit, limit, activity);
-    }
-
-    private static void awaitOutput(ActivityStream stdout, Supervision supervision) {
-        try {
-            stdout.awaitEnd(OUTPUT_DRAIN.toMillis());
-        } catch (InterruptedException e) {
-            supervision.interrupted = true;
-        }
-    }
-
-    private static SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end,
-                                          SecretMasker masker) {
-        ResultInfo result = state.result();
-        Integer exitCode = end.exitCode() != null ? end.exitCode() : result == null ? null : result.exitCode();
-        return new SessionResult(outcome.outcome(), masker.mask(outcome.reason()), masker.mask(state.taskSummary()),
-                state.turns(), state.toolCalls(), state.failedToolCalls(), state.deniedToolCalls(), state.nudges(),
-                result == null ? null : result.premiumRequests(), duration.toMillis(),
-                result == null ? null : result.sessionId(), exitCode, state.model(),
-                result == null ? 0 : result.linesAdded(), result == null ? 0 : result.linesRemoved(),
-                result == null ? 0 : result.filesModified());
-    }
-
-    private static ObjectNode describe(CliCommand command) {
+    static ObjectNode describe(CliCommand command) {
         AutopilotOptions o = command.options();
         ObjectNode data = EventParser.mapper().createObjectNode();
         data.put("cli", command.executable().path());
@@ -248,13 +246,8 @@ public final class AutopilotEngine {
         return data;
     }
 
-    private static ObjectNode describe(SessionResult result) {
+    static ObjectNode describe(SessionResult result) {
         return EventParser.mapper().valueToTree(result.toMap());
-    }
-
-    /** Flags shared between the supervision steps. */
-    private static final class Supervision {
-        boolean interrupted;
     }
 
     /** Configures an {@link AutopilotEngine}. */
@@ -264,18 +257,19 @@ public final class AutopilotEngine {
         private final List<SessionListener> listeners = new ArrayList<>();
         private OutputStream journalOut;
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+        private EngineTimings timings = EngineTimings.DEFAULT;
 
         private Builder(LogSink log) {
             this.log = log;
         }
 
-        /** Further values to mask (besides the token and API key in the options). */
+        /** Further values to mask (besides the token, the API key and the secret variables). */
         public Builder extraSecrets(Collection<String> values) {
             extraSecrets.addAll(values);
             return this;
         }
 
-        /** Records the journal (JSONL) into this stream; the engine closes it. */
+        /** Records the journal (JSONL) into this stream; the engine closes it when the session ends. */
         public Builder journalTo(OutputStream out) {
             this.journalOut = out;
             return this;
@@ -289,6 +283,11 @@ public final class AutopilotEngine {
 
         public Builder maxLineBytes(int bytes) {
             this.maxLineBytes = bytes;
+            return this;
+        }
+
+        public Builder timings(EngineTimings value) {
+            this.timings = value;
             return this;
         }
 

@@ -18,6 +18,7 @@ final class EventPipeline implements LineAssembler.LineHandler {
     private final SafeJournal journal;
     private volatile boolean resultSeen;
     private volatile Integer reportedExitCode;
+    private long events;
     private boolean closed;
 
     EventPipeline(SessionTracker tracker, SafeJournal journal) {
@@ -32,6 +33,7 @@ final class EventPipeline implements LineAssembler.LineHandler {
         }
         StreamLine parsed = parser.parse(line, originalBytes, truncated);
         if (parsed instanceof CliEvent event) {
+            events++;
             journal.recordEvent(event);
         } else {
             journal.recordPlainOutput((PlainOutput) parsed);
@@ -52,6 +54,11 @@ final class EventPipeline implements LineAssembler.LineHandler {
     /** Whether the CLI's final {@code result} line has arrived. */
     boolean resultSeen() {
         return resultSeen;
+    }
+
+    /** Event lines seen so far (not counting lines that are not events). */
+    synchronized long events() {
+        return events;
     }
 
     synchronized void close() {

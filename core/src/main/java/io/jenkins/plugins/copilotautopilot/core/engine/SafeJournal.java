@@ -60,6 +60,16 @@ final class SafeJournal {
         }
     }
 
+    synchronized void flush() {
+        if (journal != null) {
+            try {
+                journal.flush();
+            } catch (RuntimeException e) {
+                fail(e);
+            }
+        }
+    }
+
     synchronized void close() {
         if (journal != null) {
             try {

@@ -19,6 +19,7 @@ final class StderrCollector implements LineAssembler.LineHandler {
     private final Deque<String> tail = new ArrayDeque<>();
     private String firstError;
     private long lines;
+    private boolean afterStop;
     private boolean closed;
 
     StderrCollector(LogRenderer renderer, SafeJournal journal) {
@@ -32,7 +33,10 @@ final class StderrCollector implements LineAssembler.LineHandler {
             return;
         }
         lines++;
-        if (lines <= MAX_LOGGED) {
+        if (afterStop) {
+            // what the CLI says while it is being stopped ("Cannot invoke native session after disposal") is
+            // no news: it is in the journal
+        } else if (lines <= MAX_LOGGED) {
             renderer.stderr(line);
         } else if (lines == MAX_LOGGED + 1) {
             renderer.note("(more stderr output is not shown)");
@@ -62,6 +66,11 @@ final class StderrCollector implements LineAssembler.LineHandler {
 
     synchronized long lines() {
         return lines;
+    }
+
+    /** From now on the CLI is being stopped: its stderr is journaled, not shown. */
+    synchronized void stopping() {
+        afterStop = true;
     }
 
     synchronized void close() {

@@ -32,6 +32,8 @@ public final class OutcomeDecider {
                         + "; the Copilot CLI was stopped.");
             case LAUNCH_FAILED:
                 return new SessionOutcome(Outcome.FAILED, "Could not start the Copilot CLI: " + end.detail());
+            case LOST:
+                return new SessionOutcome(Outcome.FAILED, "Lost the Copilot CLI " + activity + ": " + end.detail());
             case EXITED:
             default:
                 return decideExited(state, end);

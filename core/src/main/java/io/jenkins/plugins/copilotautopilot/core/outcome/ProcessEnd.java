@@ -25,7 +25,9 @@ public record ProcessEnd(Termination termination, Integer exitCode, Duration lim
         /** Stopped after the inactivity limit. */
         STALLED,
         /** Stopped on request. */
-        ABORTED
+        ABORTED,
+        /** Could no longer be followed (its machine is gone); the detail says why. */
+        LOST
     }
 
     public static ProcessEnd exited(int exitCode, String stderrTail, boolean outputEnded) {
@@ -40,6 +42,11 @@ public record ProcessEnd(Termination termination, Integer exitCode, Duration lim
     /** The same end, with the stderr tail and the end-of-output flag filled in. */
     public ProcessEnd with(String stderrTail, boolean ended) {
         return new ProcessEnd(termination, exitCode, limit, termination == Termination.EXITED ? stderrTail : detail, ended, activity);
+    }
+
+    /** The session could no longer be followed, e.g. its agent was removed. */
+    public static ProcessEnd lost(String why, String activity) {
+        return new ProcessEnd(Termination.LOST, null, null, why, false, activity);
     }
 
     public static ProcessEnd launchFailed(String message) {

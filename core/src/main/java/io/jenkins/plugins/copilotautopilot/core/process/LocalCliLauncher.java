@@ -1,17 +1,19 @@
 package io.jenkins.plugins.copilotautopilot.core.process;
 
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.launch.LaunchFiles;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the CLI as a child of this JVM, with this JVM's environment plus the command's variables. No shell
- * is involved: arguments reach the CLI byte for byte.
+ * Starts a session on this machine: fills the control folder (readable by its owner only) and runs the launch
+ * script with {@code sh}, with this JVM's environment. No user text reaches a command line.
  */
 public final class LocalCliLauncher implements CliLauncher {
     private final Duration killGrace;
@@ -31,89 +33,45 @@ public final class LocalCliLauncher implements CliLauncher {
     }
 
     @Override
-    public RunningCli launch(CliCommand command, OutputStream stdout, OutputStream stderr) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command.commandLine());
-        if (command.workingDirectory() != null) {
-            File dir = new File(command.workingDirectory());
-            if (!dir.isDirectory()) {
-                throw new IOException("the working directory " + dir + " does not exist");
-            }
-            builder.directory(dir);
+    public CliSession launch(CliCommand command) throws IOException {
+        if (command.workingDirectory() != null && !new File(command.workingDirectory()).isDirectory()) {
+            throw new IOException("the working directory " + command.workingDirectory() + " does not exist");
         }
-        Map<String, String> env = builder.environment();
-        env.putAll(command.environment());
+        Path folder = Path.of(command.controlFolder());
+        write(folder, LaunchFiles.of(command));
+        ProcessBuilder builder = new ProcessBuilder("sh", folder.resolve(ControlFolder.SCRIPT).toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        if (command.workingDirectory() != null) {
+            builder.directory(new File(command.workingDirectory()));
+        }
         Process process;
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new IOException(describeStartFailure(command, e), e);
+            throw new IOException("cannot run sh to start the Copilot CLI: " + e.getMessage(), e);
         }
-        process.getOutputStream().close();
-        Thread out = pump(process.getInputStream(), stdout, "copilot-stdout-" + process.pid());
-        Thread err = pump(process.getErrorStream(), stderr, "copilot-stderr-" + process.pid());
-        return new LocalRunningCli(process, command.runId(), killGrace, out, err);
+        return new LocalCliSession(folder, process, command.runId(), killGrace);
     }
 
-    private static String describeStartFailure(CliCommand command, IOException e) {
-        String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        // ProcessBuilder says "Cannot run program "x": error=13, Permission denied" – keep the useful part
-        int errorAt = message.indexOf("error=");
-        String cause = errorAt >= 0 ? message.substring(errorAt) : message;
-        return "cannot run " + command.executable().path() + " (" + cause + ")";
+    /** Writes the control folder; the folder and the variables are private to this user. */
+    static void write(Path folder, Map<String, byte[]> files) throws IOException {
+        Files.createDirectories(folder);
+        privateFolder(folder);
+        Path environment = folder.resolve(ControlFolder.ENVIRONMENT);
+        Files.createDirectories(environment);
+        privateFolder(environment);
+        for (Map.Entry<String, byte[]> file : files.entrySet()) {
+            Files.write(folder.resolve(file.getKey()), file.getValue());
+        }
     }
 
-    private static Thread pump(InputStream from, OutputStream to, String name) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[64 * 1024];
-            try (from; to) {
-                int n;
-                while ((n = from.read(buffer)) >= 0) {
-                    to.write(buffer, 0, n);
-                }
-            } catch (IOException e) {
-                // the process went away; the engine decides what that means
-            }
-        }, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
-
-    /** A CLI process started by {@link LocalCliLauncher}. */
-    static final class LocalRunningCli implements RunningCli {
-        private final Process process;
-        private final String runId;
-        private final Duration killGrace;
-        private final Thread stdoutPump;
-        private final Thread stderrPump;
-
-        LocalRunningCli(Process process, String runId, Duration killGrace, Thread stdoutPump, Thread stderrPump) {
-            this.process = process;
-            this.runId = runId;
-            this.killGrace = killGrace;
-            this.stdoutPump = stdoutPump;
-            this.stderrPump = stderrPump;
-        }
-
-        @Override
-        public Integer waitFor(Duration timeout) throws InterruptedException {
-            if (process.waitFor(Math.max(timeout.toMillis(), 0), TimeUnit.MILLISECONDS)) {
-                return process.exitValue();
-            }
-            return null;
-        }
-
-        @Override
-        public void killTree() {
-            ProcessTreeKiller.kill(process.toHandle(), runId, killGrace);
-        }
-
-        long pid() {
-            return process.pid();
-        }
-
-        boolean pumpsDone() {
-            return !stdoutPump.isAlive() && !stderrPump.isAlive();
+    private static void privateFolder(Path folder) throws IOException {
+        try {
+            Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: nothing to tighten
         }
     }
 }

@@ -32,11 +32,22 @@ public final class ProcessTreeKiller {
      * until they are gone. Repeats a few times to catch processes started while it was killing.
      */
     public static void kill(ProcessHandle root, String runId, Duration grace) {
+        kill(root, runId, grace, true);
+    }
+
+    /**
+     * Like {@link #kill(ProcessHandle, String, Duration)}; with {@code includeRoot} false, {@code root} itself
+     * is spared (a wrapper that records how its child ended).
+     */
+    public static void kill(ProcessHandle root, String runId, Duration grace, boolean includeRoot) {
         // An interrupted caller (a build abort) still needs the processes gone: wait without interruption.
         boolean interrupted = Thread.interrupted();
         try {
             for (int round = 0; round < ROUNDS; round++) {
                 Set<ProcessHandle> targets = find(root, runId);
+                if (!includeRoot && root != null) {
+                    targets.remove(root);
+                }
                 if (targets.isEmpty()) {
                     return;
                 }

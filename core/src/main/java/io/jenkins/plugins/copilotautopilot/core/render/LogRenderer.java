@@ -114,9 +114,13 @@ public final class LogRenderer implements SessionListener {
             case SUCCEEDED -> "ok" + took;
             case DENIED -> "DENIED" + took + ": " + error;
             case FAILED -> "FAILED" + took + ": " + error;
+            case INTERRUPTED -> "INTERRUPTED: " + error;
             case RUNNING -> "still running";
         };
-        line(INDENT + "< " + call.name() + " " + result);
+        // With calls running in parallel, a result line names its call by its arguments.
+        String which = call.overlapping() && !call.argumentSummary().isEmpty()
+                ? " [" + Texts.truncate(call.argumentSummary(), 60) + "]" : "";
+        line(INDENT + "< " + call.name() + which + " " + result);
     }
 
     @Override

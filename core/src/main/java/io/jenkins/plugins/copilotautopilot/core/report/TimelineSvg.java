@@ -166,6 +166,7 @@ public final class TimelineSvg {
             case FAILED -> FAILED;
             case DENIED -> DENIED;
             case RUNNING -> RUNNING;
+            case INTERRUPTED -> FAILED;
         };
     }
 

@@ -27,17 +27,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
  * The standalone runner: one autopilot task from a terminal, with the same engine the Jenkins plugin uses.
- * Exit code: 0 COMPLETED, 2 INCOMPLETE, 1 FAILED, 124 TIMED_OUT/STALLED, 130 ABORTED, 64 bad arguments.
- * Ctrl-C stops the CLI and everything it started.
+ * Exit code: 0 COMPLETED, 2 INCOMPLETE, 1 FAILED, 124 TIMED_OUT/STALLED, 64 bad arguments; stopped by Ctrl-C
+ * (SIGINT) 130, by SIGTERM 143 (both ABORTED). Either signal stops the CLI and everything it started, and the
+ * runner exits only after the journal and timeline are complete and its private folder is deleted.
  */
 public final class RunnerMain {
     public static final int EXIT_USAGE = 64;
     static final String NAME = "copilot-autopilot";
     private static final String HOW_TO_SET_CLI = "--copilot or COPILOT_CLI";
+    /** How long Ctrl-C or SIGTERM waits for the task to stop and clean up before the JVM exits anyway. */
+    private static final long SHUTDOWN_WAIT_SECONDS = 60;
 
     private final Map<String, String> env;
     private final InputStream stdin;
@@ -97,32 +102,72 @@ public final class RunnerMain {
             err.println(NAME + ": " + e.getMessage());
             return 1;
         }
-        Path copilotHome;
-        Path journalFile;
-        try {
-            copilotHome = Files.createTempDirectory("copilot-autopilot-home-");
-            journalFile = parsed.journal() != null ? parsed.journal()
-                    : parsed.timeline() != null ? copilotHome.resolve("journal.jsonl") : null;
-        } catch (IOException e) {
-            err.println(NAME + ": " + e.getMessage());
-            return 1;
+        return runTask(options, cli, workDir, parsed.journal(), parsed.timeline());
+    }
+
+    /**
+     * Runs the task with Ctrl-C (SIGINT) and SIGTERM stopping it: the JVM's shutdown then waits until the CLI's
+     * processes are gone, the journal and timeline are complete and the private folder (the CLI's COPILOT_HOME
+     * with the session's full, unmasked state) is deleted.
+     */
+    private int runTask(AutopilotOptions options, CliExecutable cli, Path workDir, Path journal, Path timeline) {
+        AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
+        AtomicBoolean stopRequested = new AtomicBoolean();
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopRequested.set(true);
+            AutopilotEngine running = engine.get();
+            if (running != null) {
+                running.abort();
+            }
+            try {
+                finished.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, NAME + "-shutdown");
+        if (installShutdownHook) {
+            Runtime.getRuntime().addShutdownHook(hook);
         }
+        Path controlFolder = null;
+        Path journalFile = journal;
         try {
-            CliCommand command = CliCommandBuilder.build(options, cli, workDir.toString(), copilotHome.toString());
-            AutopilotEngine.Builder engine = AutopilotEngine.builder(new PrintStreamLogSink(out));
+            controlFolder = Files.createTempDirectory("copilot-autopilot-");
+            if (journalFile == null && timeline != null) {
+                journalFile = Files.createTempFile("copilot-autopilot-journal-", ".jsonl");
+            }
+            CliCommand command = CliCommandBuilder.build(options, cli, workDir.toString(), controlFolder.toString(), env);
+            AutopilotEngine.Builder builder = AutopilotEngine.builder(new PrintStreamLogSink(out));
             if (journalFile != null) {
-                engine.journalTo(openJournal(journalFile));
+                builder.journalTo(openJournal(journalFile));
             }
-            int code = runWithCtrlC(engine.build(), command);
-            if (parsed.timeline() != null) {
-                writeTimeline(journalFile, parsed.timeline());
+            engine.set(builder.build());
+            if (stopRequested.get()) {
+                engine.get().abort();
             }
-            return code;
+            SessionResult result = engine.get().run(command, new LocalCliLauncher());
+            if (timeline != null) {
+                writeTimeline(journalFile, timeline);
+            }
+            return result.outcome().exitCode();
         } catch (IOException e) {
             err.println(NAME + ": " + e.getMessage());
             return 1;
         } finally {
-            deleteQuietly(copilotHome);
+            if (controlFolder != null) {
+                deleteQuietly(controlFolder);
+            }
+            if (journal == null && journalFile != null) {
+                deleteQuietly(journalFile);
+            }
+            finished.countDown();
+            if (installShutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // Ctrl-C or SIGTERM: the hook is running and waited for us
+                }
+            }
         }
     }
 
@@ -135,34 +180,6 @@ public final class RunnerMain {
         out.println(LogRenderer.PREFIX + "Timeline: " + svg.toAbsolutePath());
     }
 
-    private int runWithCtrlC(AutopilotEngine engine, CliCommand command) {
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            engine.abort();
-            try {
-                finished.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, NAME + "-shutdown");
-        if (installShutdownHook) {
-            Runtime.getRuntime().addShutdownHook(hook);
-        }
-        try {
-            SessionResult result = engine.run(command, new LocalCliLauncher());
-            return result.outcome().exitCode();
-        } finally {
-            finished.countDown();
-            if (installShutdownHook) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // Ctrl-C: the hook is running and waits for us
-                }
-            }
-        }
-    }
-
     private static OutputStream openJournal(Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
@@ -172,6 +189,9 @@ public final class RunnerMain {
     }
 
     private static void deleteQuietly(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

@@ -29,6 +29,8 @@ public final class SessionTracker {
 
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, ToolCall> running = new LinkedHashMap<>();
+    /** Calls dropped from {@link #running} (too many at once) whose completion may still come. */
+    private int droppedCalls;
 
     private long events;
     private long plainLines;
@@ -173,11 +175,13 @@ public final class SessionTracker {
             if (turn != null) {
                 turn.countToolCall();
             }
+            call.overlapping(!running.isEmpty());
             running.put(id, call);
             if (running.size() > MAX_RUNNING_CALLS) {
                 Iterator<String> oldest = running.keySet().iterator();
                 oldest.next();
                 oldest.remove();
+                droppedCalls++;
             }
         }
         listeners.forEach(l -> l.onToolStarted(call));
@@ -189,9 +193,15 @@ public final class SessionTracker {
         synchronized (this) {
             call = running.remove(id);
             if (call == null) {
-                // completion without a start we saw: still a call the agent made
+                // completion without a start we kept: counted when it started if it was dropped, else now
                 call = new ToolCall(id, textOr(data, "toolName", "unknown tool"), "", turns, null);
-                toolCalls++;
+                if (droppedCalls > 0) {
+                    droppedCalls--;
+                } else {
+                    toolCalls++;
+                }
+            } else if (!running.isEmpty()) {
+                call.overlapping(true);
             }
         }
         JsonNode error = data.path("error");
@@ -314,6 +324,28 @@ public final class SessionTracker {
             result = info;
         }
         listeners.forEach(l -> l.onResult(info));
+    }
+
+    /** Tool calls started and not completed. */
+    public synchronized int runningToolCalls() {
+        return running.size();
+    }
+
+    /**
+     * The session is over: calls that never completed end as {@link ToolStatus#INTERRUPTED} (counted as failed),
+     * and listeners hear of each.
+     */
+    public void endRunningCalls() {
+        List<ToolCall> interrupted;
+        synchronized (this) {
+            interrupted = new ArrayList<>(running.values());
+            running.clear();
+            failedToolCalls += interrupted.size();
+        }
+        for (ToolCall call : interrupted) {
+            call.complete(ToolStatus.INTERRUPTED, null, "the session ended while it was running", null);
+            listeners.forEach(l -> l.onToolCompleted(call));
+        }
     }
 
     public synchronized SessionState state() {

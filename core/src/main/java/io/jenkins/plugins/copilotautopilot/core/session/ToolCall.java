@@ -22,6 +22,7 @@ public final class ToolCall {
     private Duration duration;
     private String error;
     private String outputExcerpt;
+    private boolean overlapping;
 
     ToolCall(String id, String name, String argumentSummary, int turn, Instant startedAt) {
         this.id = id;
@@ -36,6 +37,16 @@ public final class ToolCall {
         this.duration = duration;
         this.error = error;
         this.outputExcerpt = output == null ? null : Texts.truncate(output, MAX_OUTPUT_EXCERPT);
+    }
+
+    /** Marks that another call of the session ran at the same time (parallel tool calls). */
+    void overlapping(boolean value) {
+        overlapping |= value;
+    }
+
+    /** Whether another call ran at the same time: then its result line must say which call it belongs to. */
+    public boolean overlapping() {
+        return overlapping;
     }
 
     public String id() {

@@ -4,5 +4,7 @@ package io.jenkins.plugins.copilotautopilot.core.session;
 public enum ToolStatus {
     RUNNING, SUCCEEDED, FAILED,
     /** Refused by the permission policy (e.g. not allowed without {@code allowAllTools}). */
-    DENIED
+    DENIED,
+    /** Still running when the session ended (stopped, or the CLI died): counted as failed. */
+    INTERRUPTED
 }

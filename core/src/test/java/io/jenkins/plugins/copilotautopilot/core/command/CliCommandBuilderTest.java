@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CliCommandBuilderTest {
@@ -13,27 +14,30 @@ class CliCommandBuilderTest {
     void githubHostedModels() {
         CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("-fix \"it\" $(now)")
                 .githubToken("github_pat_tok_123").model("gpt-5").maxAutopilotContinues(2).allowTool("shell(npm test)")
-                .denyTool("shell(git push)").addDir("/cache").secretEnvVar("NPM_TOKEN").build(), CLI, "/ws", "/ws@tmp/home");
+                .denyTool("shell(git push)").addDir("/cache").secretEnvVar("NPM_TOKEN").build(), CLI, "/ws", "/ws@tmp/ctl", Map.of());
 
-        assertThat(command.commandLine()).containsExactly("/opt/copilot", "--prompt=-fix \"it\" $(now)", "--autopilot",
+        // the task is not an argument: it goes to the CLI's standard input
+        assertThat(command.commandLine()).containsExactly("/opt/copilot", "--autopilot",
                 "--output-format", "json", "--no-ask-user", "--no-auto-update", "--max-autopilot-continues=2",
                 "--model=gpt-5", "--allow-tool=shell(npm test)", "--deny-tool=shell(git push)", "--add-dir=/cache",
                 "--secret-env-vars=COPILOT_GITHUB_TOKEN,NPM_TOKEN");
         assertThat(command.environment()).containsEntry("COPILOT_GITHUB_TOKEN", "github_pat_tok_123")
-                .containsEntry("COPILOT_HOME", "/ws@tmp/home").containsEntry("COPILOT_AUTO_UPDATE", "false")
+                .containsEntry("COPILOT_HOME", "/ws@tmp/ctl/copilot-home").containsEntry("COPILOT_AUTO_UPDATE", "false")
                 .containsEntry("COPILOT_DISABLE_LOGIN_SHELL_ENV", "1")
                 .containsKey(CliCommand.RUN_MARKER_VARIABLE)
                 .doesNotContainKey("COPILOT_PROVIDER_BASE_URL");
         assertThat(command.workingDirectory()).isEqualTo("/ws");
-        assertThat(String.join(" ", command.commandLine())).doesNotContain("github_pat_tok_123");
-        assertThat(command.toString()).doesNotContain("github_pat_tok_123").contains("--prompt=<16 characters>");
+        assertThat(command.controlFolder()).isEqualTo("/ws@tmp/ctl");
+        assertThat(command.secretVariables()).containsExactly("COPILOT_GITHUB_TOKEN", "NPM_TOKEN");
+        assertThat(String.join(" ", command.commandLine())).doesNotContain("github_pat_tok_123").doesNotContain("now");
+        assertThat(command.toString()).doesNotContain("github_pat_tok_123").contains("(the task: 16 characters)");
     }
 
     @Test
     void ownProvider() {
         CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").model("llama3")
                 .provider(new ProviderOptions("http://127.0.0.1:11434/v1", "OpenAI", "sk-key-9876", "Responses", true))
-                .allowAllTools(true).build(), CLI, "/ws", "/home");
+                .allowAllTools(true).build(), CLI, "/ws", "/ctl", Map.of());
 
         assertThat(command.arguments()).contains("--allow-all-tools", "--secret-env-vars=COPILOT_PROVIDER_API_KEY")
                 .noneMatch(a -> a.startsWith("--model"));
@@ -44,16 +48,34 @@ class CliCommandBuilderTest {
     }
 
     @Test
+    void everyGithubTokenVariableInTheInheritedEnvironmentIsHiddenFromTools() {
+        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("t").githubToken("github_pat_from_gh").build(),
+                CLI, "/ws", "/ctl", Map.of("GH_TOKEN", "github_pat_from_gh", "GITHUB_TOKEN", "ghs_other", "HOME", "/root"));
+
+        assertThat(command.secretVariables()).containsExactly("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN");
+        assertThat(command.arguments()).contains("--secret-env-vars=COPILOT_GITHUB_TOKEN,GH_TOKEN,GITHUB_TOKEN");
+    }
+
+    @Test
     void eachCommandHasItsOwnRunId() {
         AutopilotOptions options = AutopilotOptions.builder("t").build();
-        assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h").runId())
-                .isNotEqualTo(CliCommandBuilder.build(options, CLI, "/w", "/h").runId());
+        assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).runId())
+                .isNotEqualTo(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).runId());
     }
 
     @Test
     void invalidOptionsAreRefused() {
-        assertThatThrownBy(() -> CliCommandBuilder.build(AutopilotOptions.builder("").build(), CLI, "/w", "/h"))
+        assertThatThrownBy(() -> CliCommandBuilder.build(AutopilotOptions.builder("").build(), CLI, "/w", "/h", Map.of()))
                 .isInstanceOf(InvalidOptionsException.class).hasMessage("The prompt is empty: give the agent a task.");
         assertThat(new InvalidOptionsException(List.of("a", "b")).problems()).containsExactly("a", "b");
+    }
+
+    @Test
+    void pathsWithLineBreaksAreRefused() {
+        AutopilotOptions options = AutopilotOptions.builder("t").build();
+        assertThatThrownBy(() -> CliCommandBuilder.build(options, new CliExecutable("/opt/co\npilot", null), "/w", "/h", Map.of()))
+                .isInstanceOf(InvalidOptionsException.class).hasMessageContaining("line break");
+        assertThatThrownBy(() -> CliCommandBuilder.build(options, CLI, "/w\n", "/h", Map.of()))
+                .isInstanceOf(InvalidOptionsException.class);
     }
 }

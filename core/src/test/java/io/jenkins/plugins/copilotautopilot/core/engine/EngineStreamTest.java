@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
-import io.jenkins.plugins.copilotautopilot.core.process.RunningCli;
+import io.jenkins.plugins.copilotautopilot.core.testing.FakeSession;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
 import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
@@ -30,7 +30,7 @@ class EngineStreamTest {
     private final ByteArrayOutputStream journal = new ByteArrayOutputStream();
 
     private SessionResult run(CliLauncher launcher) {
-        return AutopilotEngine.builder(log).journalTo(journal).build().run(Commands.simple(), launcher);
+        return AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).build().run(Commands.simple(), launcher);
     }
 
     private List<JsonNode> journal() throws IOException {
@@ -116,7 +116,7 @@ class EngineStreamTest {
 
     @Test
     void aCliThatCannotStartFailsWithTheReason() {
-        SessionResult result = run((command, out, err) -> {
+        SessionResult result = run(command -> {
             throw new IOException("cannot run /opt/copilot/copilot (error=13, Permission denied)");
         });
         assertThat(result.outcome()).isEqualTo(Outcome.FAILED);
@@ -144,21 +144,44 @@ class EngineStreamTest {
 
     @Test
     void aProcessThatLingersAfterItsResultIsStopped() {
-        AtomicBoolean killed = new AtomicBoolean();
-        SessionResult result = run(lingering(Captures.stdout("cli-happy"), killed));
-        assertThat(killed).isTrue();
+        FakeSession session = FakeSession.lingering(Captures.stdout("cli-happy"));
+        long started = System.nanoTime();
+        SessionResult result = run(command -> session);
+        assertThat(session.stoppedWhileRunning()).isTrue();
         assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(result.exitCode()).isZero();
+        // stopped after Commands.FAST's 500 ms grace after the result line, not after the default 10 s
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void aSessionThatEndsByItselfIsNotStoppedButSweptAndCleanedUp() {
+        ReplayLauncher launcher = ReplayLauncher.ofCapture("cli-happy");
+        SessionResult result = run(launcher);
+        assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(launcher.session().stoppedWhileRunning()).isFalse();
+        assertThat(launcher.session().stops()).as("the sweep for what the agent left in the background").isEqualTo(1);
+        assertThat(launcher.session().cleanedUp()).isTrue();
     }
 
     @Test
     void stdoutClosedEarlyWhileTheProcessLivesOnIsAStall() {
-        AtomicBoolean killed = new AtomicBoolean();
+        FakeSession session = FakeSession.lingering(new byte[0]);
         CliCommand command = Commands.of(Commands.simple().options().toBuilder().inactivityTimeout(Duration.ofSeconds(2)).build());
-        SessionResult result = AutopilotEngine.builder(log).build().run(command, lingering(new byte[0], killed));
+        SessionResult result = AutopilotEngine.builder(log).timings(Commands.FAST).build().run(command, c -> session);
         assertThat(result.outcome()).isEqualTo(Outcome.STALLED);
         assertThat(result.reason()).contains("before the CLI printed any event");
-        assertThat(killed).isTrue();
+        assertThat(session.stoppedWhileRunning()).isTrue();
+    }
+
+    @Test
+    void outputThatIsNoEventDoesNotKeepASessionAlive() {
+        byte[] junk = "not an event\n".repeat(100).getBytes(StandardCharsets.UTF_8);
+        FakeSession session = new FakeSession(junk, new byte[0], 0, 14, true); // a junk line per look, then silence
+        CliCommand command = Commands.of(Commands.simple().options().toBuilder().inactivityTimeout(Duration.ofSeconds(1)).build());
+        SessionResult result = AutopilotEngine.builder(log).timings(Commands.FAST).build().run(command, c -> session);
+        assertThat(result.outcome()).isEqualTo(Outcome.STALLED);
+        assertThat(session.stoppedWhileRunning()).isTrue();
     }
 
     @Test
@@ -166,7 +189,7 @@ class EngineStreamTest {
         AtomicBoolean launched = new AtomicBoolean();
         AutopilotEngine engine = AutopilotEngine.builder(log).build();
         engine.abort();
-        SessionResult result = engine.run(Commands.simple(), (command, out, err) -> {
+        SessionResult result = engine.run(Commands.simple(), command -> {
             launched.set(true);
             throw new IOException("unexpected");
         });
@@ -177,7 +200,7 @@ class EngineStreamTest {
 
     @Test
     void interruptingTheRunningThreadAbortsAndKeepsTheInterrupt() throws Exception {
-        AtomicBoolean killed = new AtomicBoolean();
+        FakeSession session = FakeSession.lingering(new byte[0]);
         Thread runner = Thread.currentThread();
         Thread interrupter = new Thread(() -> {
             try {
@@ -188,34 +211,10 @@ class EngineStreamTest {
             runner.interrupt();
         });
         interrupter.start();
-        SessionResult result = run(lingering(new byte[0], killed));
+        SessionResult result = run(command -> session);
         boolean stillInterrupted = Thread.interrupted();
         assertThat(result.outcome()).isEqualTo(Outcome.ABORTED);
-        assertThat(killed).isTrue();
+        assertThat(session.stoppedWhileRunning()).isTrue();
         assertThat(stillInterrupted).isTrue();
-    }
-
-    /** A process that writes {@code stdout}, closes it, and runs until killed. */
-    private static CliLauncher lingering(byte[] stdout, AtomicBoolean killed) {
-        return (command, out, err) -> {
-            out.write(stdout);
-            out.close();
-            err.close();
-            return new RunningCli() {
-                @Override
-                public Integer waitFor(Duration timeout) throws InterruptedException {
-                    if (killed.get()) {
-                        return 143;
-                    }
-                    Thread.sleep(Math.min(timeout.toMillis(), 50));
-                    return killed.get() ? 143 : null;
-                }
-
-                @Override
-                public void killTree() {
-                    killed.set(true);
-                }
-            };
-        };
     }
 }

@@ -36,14 +36,16 @@ class HostileInputTest {
                 .listener(new SessionListener() {
                     @Override
                     public void onTurnStarted(io.jenkins.plugins.copilotautopilot.core.session.Turn turn) {
-                        ProcessHandle.current().children().forEach(p -> argv.addAll(List.of(ProcessTable.cmdline(p.pid()).split("\0"))));
+                        ProcessHandle.current().descendants().forEach(p -> argv.addAll(List.of(ProcessTable.cmdline(p.pid()).split("\0"))));
                     }
                 })
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-        // the kernel's copy of the CLI's arguments: no shell, no quoting, no expansion
-        assertThat(argv).contains("--prompt=" + task);
+        // the kernel's copy of every argument of the CLI and its launch script: the task is on none of them
+        // (it reaches the CLI on standard input, read from a file), so no shell or quoting can touch it
+        assertThat(argv).anyMatch(a -> a.endsWith("/copilot")).anyMatch(a -> a.equals("--autopilot"))
+                .noneMatch(a -> a.contains("backticks") || a.contains("filler line") || a.contains("--prompt"));
         JsonNode firstAgentRequest = run.server.requests().stream().filter(r -> r.path("tools").size() > 0).findFirst().orElseThrow();
         List<String> userContents = new ArrayList<>();
         for (JsonNode message : firstAgentRequest.path("messages")) {
@@ -56,7 +58,19 @@ class HostileInputTest {
                 }
             }
         }
-        assertThat(userContents).anyMatch(c -> c.contains(task.strip())); // the CLI trims surrounding whitespace
+        assertThat(userContents).anyMatch(c -> c.contains(task.strip())); // the CLI trims it for the model
+        // and the CLI got it exactly: its user.message event holds the task byte for byte
+        JsonNode userMessage = run.rawStdout.lines().map(HostileInputTest::json)
+                .filter(e -> "user.message".equals(e.path("type").asText())).findFirst().orElseThrow();
+        assertThat(userMessage.path("data").path("content").asText()).isEqualTo(task);
+    }
+
+    private static JsonNode json(String line) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+        } catch (java.io.IOException e) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
     }
 
     @Test
@@ -79,7 +93,7 @@ class HostileInputTest {
                 .listener(new SessionListener() {
                     @Override
                     public void onToolStarted(ToolCall call) {
-                        ProcessHandle.current().children().forEach(p -> cmdlines.add(ProcessTable.cmdline(p.pid())));
+                        ProcessHandle.current().descendants().forEach(p -> cmdlines.add(ProcessTable.cmdline(p.pid())));
                     }
                 })
                 .run();

@@ -11,16 +11,17 @@ import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
-import io.jenkins.plugins.copilotautopilot.core.process.RunningCli;
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -124,7 +125,7 @@ public final class E2eRun {
         public E2eRun run() throws IOException {
             Path root = Files.createTempDirectory("copilot-e2e-");
             Path work = Files.createDirectories(root.resolve("work"));
-            Path home = Files.createDirectories(root.resolve("copilot-home"));
+            Path control = root.resolve("control");
             Path journal = root.resolve("journal.jsonl");
             ScriptedModelServer server = ScriptedModelServer.start(script);
             try {
@@ -132,7 +133,8 @@ public final class E2eRun {
                         .model("fake-model")
                         .provider(new ProviderOptions(server.baseUrl(), "openai", apiKey, null, true));
                 options.forEach(o -> o.accept(b));
-                CliCommand command = CliCommandBuilder.build(b.build(), cli != null ? cli : TestCli.executable(), work.toString(), home.toString());
+                CliCommand command = CliCommandBuilder.build(b.build(), cli != null ? cli : TestCli.executable(),
+                        work.toString(), control.toString(), System.getenv());
                 ListLogSink log = new ListLogSink();
                 AutopilotEngine.Builder engineBuilder = AutopilotEngine.builder(log)
                         .journalTo(Files.newOutputStream(journal))
@@ -140,51 +142,56 @@ public final class E2eRun {
                 listeners.forEach(engineBuilder::listener);
                 AutopilotEngine engine = engineBuilder.build();
                 engineHooks.forEach(h -> h.accept(engine));
-                ByteArrayOutputStream raw = new ByteArrayOutputStream();
-                SessionResult result = engine.run(command, new TeeLauncher(new LocalCliLauncher(), raw));
-                String rawText;
-                synchronized (raw) {
-                    rawText = raw.toString(StandardCharsets.UTF_8);
-                }
-                return new E2eRun(result, log, journal, rawText, command.runId(), server, work, command);
+                TeeLauncher launcher = new TeeLauncher(new LocalCliLauncher());
+                SessionResult result = engine.run(command, launcher);
+                return new E2eRun(result, log, journal, launcher.stdout(), command.runId(), server, work, command);
             } finally {
                 server.close();
             }
         }
     }
 
-    /** Copies the CLI's raw stdout aside, so a test can show what the engine had to mask. */
+    /** Keeps a copy of the CLI's raw stdout before the control folder is removed, to show what the engine had to mask. */
     static final class TeeLauncher implements CliLauncher {
         private final CliLauncher next;
-        private final ByteArrayOutputStream copy;
+        private volatile String stdout = "";
 
-        TeeLauncher(CliLauncher next, ByteArrayOutputStream copy) {
+        TeeLauncher(CliLauncher next) {
             this.next = next;
-            this.copy = copy;
+        }
+
+        String stdout() {
+            return stdout;
         }
 
         @Override
-        public RunningCli launch(CliCommand command, OutputStream stdout, OutputStream stderr) throws IOException {
-            OutputStream tee = new OutputStream() {
+        public Map<String, String> inheritedEnvironment() {
+            return next.inheritedEnvironment();
+        }
+
+        @Override
+        public CliSession launch(CliCommand command) throws IOException, InterruptedException {
+            CliSession session = next.launch(command);
+            Path output = Path.of(command.controlFolder(), ControlFolder.OUTPUT);
+            return new CliSession() {
                 @Override
-                public void write(int b) throws IOException {
-                    write(new byte[] {(byte) b}, 0, 1);
+                public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
+                    return session.poll(outputOffset, stderrOffset, maxBytes);
                 }
 
                 @Override
-                public void write(byte[] b, int off, int len) throws IOException {
-                    synchronized (copy) {
-                        copy.write(b, off, len);
+                public void stop() throws IOException, InterruptedException {
+                    session.stop();
+                }
+
+                @Override
+                public void cleanup() throws IOException, InterruptedException {
+                    if (Files.exists(output)) {
+                        stdout = Files.readString(output, StandardCharsets.UTF_8);
                     }
-                    stdout.write(b, off, len);
-                }
-
-                @Override
-                public void close() throws IOException {
-                    stdout.close();
+                    session.cleanup();
                 }
             };
-            return next.launch(command, tee, stderr);
         }
     }
 }

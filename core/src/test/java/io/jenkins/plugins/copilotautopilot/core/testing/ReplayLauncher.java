@@ -2,18 +2,13 @@ package io.jenkins.plugins.copilotautopilot.core.testing;
 
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
-import io.jenkins.plugins.copilotautopilot.core.process.RunningCli;
-import java.io.IOException;
-import java.io.OutputStream;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A launcher that starts no process: it plays recorded stdout (and stderr) bytes into the engine, in
- * small pieces like a pipe would, then "exits" with the given code. For testing the engine on captures and
+ * A launcher that starts no process: its session ({@link FakeSession}) plays recorded stdout (and stderr) bytes
+ * into the engine in small pieces, then ends with the given exit code. For testing the engine on captures and
  * crafted streams without the CLI.
  */
 public final class ReplayLauncher implements CliLauncher {
@@ -21,8 +16,8 @@ public final class ReplayLauncher implements CliLauncher {
     private final byte[] stderr;
     private final int exitCode;
     private final int pieceSize;
-    private volatile boolean killed;
     private Map<String, String> environment = Map.of();
+    private FakeSession session;
 
     public ReplayLauncher(byte[] stdout, byte[] stderr, int exitCode, int pieceSize) {
         this.stdout = stdout;
@@ -50,37 +45,14 @@ public final class ReplayLauncher implements CliLauncher {
         return environment;
     }
 
-    public boolean killed() {
-        return killed;
+    /** The session it launched, or null. */
+    public FakeSession session() {
+        return session;
     }
 
     @Override
-    public RunningCli launch(CliCommand command, OutputStream out, OutputStream err) {
-        CountDownLatch done = new CountDownLatch(1);
-        Thread player = new Thread(() -> {
-            try (out; err) {
-                err.write(stderr);
-                for (int i = 0; i < stdout.length && !killed; i += pieceSize) {
-                    out.write(stdout, i, Math.min(pieceSize, stdout.length - i));
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            } finally {
-                done.countDown();
-            }
-        }, "replay");
-        player.setDaemon(true);
-        player.start();
-        return new RunningCli() {
-            @Override
-            public Integer waitFor(Duration timeout) throws InterruptedException {
-                return done.await(timeout.toMillis(), TimeUnit.MILLISECONDS) ? (killed ? 143 : exitCode) : null;
-            }
-
-            @Override
-            public void killTree() {
-                killed = true;
-            }
-        };
+    public CliSession launch(CliCommand command) {
+        session = new FakeSession(stdout, stderr, exitCode, pieceSize, false);
+        return session;
     }
 }

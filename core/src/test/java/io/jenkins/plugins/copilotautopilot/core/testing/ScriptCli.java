@@ -47,12 +47,12 @@ public final class ScriptCli {
                           Consumer<AutopilotEngine> engineHook) throws IOException {
         AutopilotOptions.Builder b = AutopilotOptions.builder("Do the task").githubToken("github_pat_scriptCliToken_0001");
         options.accept(b);
-        Path home = Files.createTempDirectory("script-cli-home-");
+        Path control = Files.createTempDirectory("script-cli-control-");
         CliCommand command = CliCommandBuilder.build(b.build(), new CliExecutable(executable.toString(), null),
-                workDir.toString(), home.toString());
+                workDir.toString(), control.toString(), java.util.Map.of());
         ListLogSink log = new ListLogSink();
         java.io.ByteArrayOutputStream journal = new java.io.ByteArrayOutputStream();
-        AutopilotEngine engine = AutopilotEngine.builder(log).journalTo(journal).build();
+        AutopilotEngine engine = AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).build();
         engineHook.accept(engine);
         SessionResult result = engine.run(command, new LocalCliLauncher(java.time.Duration.ofSeconds(1)));
         return new Run(result, log, journal.toString(StandardCharsets.UTF_8), command.runId());

@@ -1,0 +1,316 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
+import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.outcome.OutcomeDecider;
+import io.jenkins.plugins.copilotautopilot.core.outcome.ProcessEnd;
+import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
+import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
+import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Follows one running session through its files: each {@link #tick} reads what the CLI wrote since the last
+ * one, passes it through the parser, the tracker, the journal and the live log, enforces the limits, and once
+ * the CLI has ended (or was stopped) decides the outcome. Nothing here blocks between ticks, so one thread can
+ * follow many sessions; the caller decides when to tick (see {@link AutopilotEngine#run} and
+ * {@link PollingScheduler}).
+ *
+ * <p>Created by {@link AutopilotEngine#start} or {@link AutopilotEngine#resume}. Ticks must not overlap;
+ * {@link #requestAbort()} may be called from any thread.
+ */
+public final class SessionFollower {
+    private final AutopilotOptions options;
+    private final SecretMasker masker;
+    private final EngineTimings timings;
+    private final long startedAtMillis;
+    private final SessionTracker tracker;
+    private final LogRenderer renderer;
+    private final Mutable.Sink sink;
+    private final Mutable.Stream journalStream;
+    private final SafeJournal journal;
+    private final EventPipeline pipeline;
+    private final LineAssembler stdoutLines;
+    private final StderrCollector stderr;
+    private final LineAssembler stderrLines;
+
+    private long outputOffset;
+    private long stderrOffset;
+    private long lastActivityNanos = System.nanoTime();
+    private long resultSeenAtNanos;
+    private volatile boolean abortRequested;
+    private volatile SessionResult result;
+
+    SessionFollower(AutopilotOptions options, SecretMasker masker, EngineTimings timings, long startedAtMillis,
+                    SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
+                    SafeJournal journal, int maxLineBytes, int maxStderrLineBytes) {
+        this.options = options;
+        this.masker = masker;
+        this.timings = timings;
+        this.startedAtMillis = startedAtMillis;
+        this.tracker = tracker;
+        this.renderer = renderer;
+        this.sink = sink;
+        this.journalStream = journalStream;
+        this.journal = journal;
+        this.pipeline = new EventPipeline(tracker, journal);
+        this.stdoutLines = new LineAssembler(pipeline, maxLineBytes);
+        this.stderr = new StderrCollector(renderer, journal);
+        this.stderrLines = new LineAssembler(stderr, maxStderrLineBytes);
+    }
+
+    /** What one tick did. */
+    public record Tick(boolean gotData, SessionResult result) {
+        public boolean finished() {
+            return result != null;
+        }
+    }
+
+    /** Asks the session to stop; the next tick stops the CLI's process tree and the session ends ABORTED. */
+    public void requestAbort() {
+        abortRequested = true;
+    }
+
+    public boolean abortRequested() {
+        return abortRequested;
+    }
+
+    /** The result once the session has ended, else null. */
+    public SessionResult result() {
+        return result;
+    }
+
+    /** When the session started (epoch milliseconds): the wall-clock limit counts from here. */
+    public long startedAtMillis() {
+        return startedAtMillis;
+    }
+
+    /** The session as followed so far. */
+    public SessionState state() {
+        return tracker.state();
+    }
+
+    /**
+     * Reads what is new, follows it, and stops the CLI when a limit is hit or an abort was asked for.
+     *
+     * @throws IOException when the session's files cannot be read (its machine went away): nothing was lost,
+     *                     the next tick tries again
+     */
+    public synchronized Tick tick(CliSession session) throws IOException, InterruptedException {
+        if (result != null) {
+            return new Tick(false, result);
+        }
+        if (abortRequested) {
+            return new Tick(true, stop(session, ProcessEnd.Termination.ABORTED, null));
+        }
+        SessionPoll poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+        boolean gotData = poll.hasData();
+        feed(poll);
+        if (poll.ended()) {
+            drain(session, poll);
+            ProcessEnd end = poll.launchError() != null ? ProcessEnd.launchFailed(masker.mask(poll.launchError()))
+                    : ProcessEnd.exited(poll.exitCode() == null ? -1 : poll.exitCode(), null, true);
+            return new Tick(true, finish(session, end));
+        }
+        long now = System.nanoTime();
+        Duration timeout = options.timeout();
+        if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
+            return new Tick(true, stop(session, ProcessEnd.Termination.TIMED_OUT, timeout));
+        }
+        Duration inactivity = options.inactivityTimeout();
+        if (inactivity != null && now - lastActivityNanos >= inactivity.toNanos()) {
+            return new Tick(true, stop(session, ProcessEnd.Termination.STALLED, inactivity));
+        }
+        if (pipeline.resultSeen()) {
+            if (resultSeenAtNanos == 0) {
+                resultSeenAtNanos = now;
+            } else if (now - resultSeenAtNanos >= timings.exitAfterResult().toNanos()) {
+                // the session is over but the process lingers: stop it and judge the session as it reported
+                stderr.stopping();
+                session.stop();
+                drain(session, null);
+                Integer reported = pipeline.reportedExitCode();
+                return new Tick(true, finish(session, ProcessEnd.exited(reported == null ? 0 : reported, null, true)));
+            }
+        }
+        return new Tick(gotData, null);
+    }
+
+    /**
+     * Ends the session as FAILED because it can no longer be followed (its agent was removed, say), after
+     * trying to stop it.
+     */
+    public synchronized SessionResult lost(CliSession session, String why) {
+        if (result != null) {
+            return result;
+        }
+        String activity = tracker.state().activity();
+        if (session != null) {
+            try {
+                stderr.stopping();
+                session.stop();
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                renderer.note("WARNING: could not stop the Copilot CLI: " + e.getMessage());
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        return finish(null, ProcessEnd.lost(why, activity));
+    }
+
+    /** The lines before the CLI starts, and the journal's first record. */
+    synchronized void header(io.jenkins.plugins.copilotautopilot.core.command.CliCommand command,
+                             com.fasterxml.jackson.databind.JsonNode description) {
+        renderer.header(command);
+        journal.recordOwn(EventJournal.RUN_STARTED, description);
+    }
+
+    /** Ends the session as FAILED: the CLI could not be started. */
+    public synchronized SessionResult launchFailed(String message) {
+        return result != null ? result : finish(null, ProcessEnd.launchFailed(masker.mask(message)));
+    }
+
+    /** Ends the session as ABORTED before the CLI was started. */
+    public synchronized SessionResult abortedBeforeStart() {
+        return result != null ? result
+                : finish(null, ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, "before the Copilot CLI was started"));
+    }
+
+    /** How far this follower got; the journal is flushed first, so its size is exact. */
+    public synchronized Checkpoint checkpoint() {
+        journal.flush();
+        return new Checkpoint(outputOffset, stderrOffset, journalStream.written());
+    }
+
+    /** Reads the session again up to {@code checkpoint} with the log and the journal muted, then goes live. */
+    synchronized void catchUp(CliSession session, Checkpoint checkpoint) throws IOException, InterruptedException {
+        while (outputOffset < checkpoint.outputOffset() || stderrOffset < checkpoint.stderrOffset()) {
+            SessionPoll poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+            byte[] out = limit(poll.output(), checkpoint.outputOffset() - outputOffset);
+            byte[] err = limit(poll.stderr(), checkpoint.stderrOffset() - stderrOffset);
+            if (out.length == 0 && err.length == 0) {
+                break; // the files are shorter than the checkpoint says: go on from what is there
+            }
+            feed(new SessionPoll(out, err, null, false));
+        }
+        journal.flush();
+        journalStream.unmute();
+        sink.unmute();
+        lastActivityNanos = System.nanoTime();
+    }
+
+    private static byte[] limit(byte[] bytes, long max) {
+        return bytes.length <= max ? bytes : java.util.Arrays.copyOf(bytes, (int) Math.max(0, max));
+    }
+
+    private void feed(SessionPoll poll) {
+        long eventsBefore = pipeline.events();
+        if (poll.output().length > 0) {
+            stdoutLines.write(poll.output(), 0, poll.output().length);
+            outputOffset += poll.output().length;
+        }
+        if (poll.stderr().length > 0) {
+            stderrLines.write(poll.stderr(), 0, poll.stderr().length);
+            stderrOffset += poll.stderr().length;
+        }
+        // Inactivity means no event from the CLI while it is its turn: junk output does not count, and a tool
+        // that works silently (a long build) is guarded by the wall-clock limit, not this one.
+        if (pipeline.events() != eventsBefore || tracker.runningToolCalls() > 0) {
+            lastActivityNanos = System.nanoTime();
+        }
+    }
+
+    /** Reads until the files hold nothing more (the CLI has ended, or was stopped). */
+    private void drain(CliSession session, SessionPoll last) throws IOException, InterruptedException {
+        SessionPoll poll = last;
+        while (poll == null || poll.hasData()) {
+            poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+            feed(poll);
+        }
+    }
+
+    private SessionResult stop(CliSession session, ProcessEnd.Termination why, Duration limit)
+            throws IOException, InterruptedException {
+        String activity = tracker.state().activity();
+        stderr.stopping();
+        session.stop();
+        Integer exit = null;
+        long deadline = System.nanoTime() + timings.exitAfterStop().toNanos();
+        boolean interrupted = Thread.interrupted(); // an aborted build still waits for the CLI's last words
+        try {
+            while (true) {
+                SessionPoll poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+                feed(poll);
+                if (poll.ended() && !poll.hasData()) {
+                    exit = poll.exitCode();
+                    break;
+                }
+                if (System.nanoTime() >= deadline) {
+                    break;
+                }
+                if (!poll.hasData()) {
+                    try {
+                        Thread.sleep(timings.pollMin().toMillis());
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return finish(null, ProcessEnd.stopped(why, exit, limit, activity));
+    }
+
+    private SessionResult finish(CliSession sweep, ProcessEnd end) {
+        if (sweep != null) {
+            try {
+                stderr.stopping();
+                sweep.stop(); // whatever the agent left running in the background goes too
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                renderer.note("WARNING: could not stop what the session left running: " + e.getMessage());
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        stdoutLines.close();
+        stderrLines.close();
+        tracker.endRunningCalls();
+        pipeline.close();
+        stderr.close();
+
+        SessionState state = tracker.state();
+        ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
+        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd);
+        Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
+        renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration);
+
+        SessionResult finished = toResult(outcome, state, duration, finalEnd);
+        journal.recordOwn(EventJournal.RUN_FINISHED, AutopilotEngine.describe(finished));
+        journal.close();
+        result = finished;
+        return finished;
+    }
+
+    private SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end) {
+        ResultInfo info = state.result();
+        Integer exitCode = end.exitCode() != null ? end.exitCode() : info == null ? null : info.exitCode();
+        return new SessionResult(outcome.outcome(), masker.mask(outcome.reason()), masker.mask(state.taskSummary()),
+                state.turns(), state.toolCalls(), state.failedToolCalls(), state.deniedToolCalls(), state.nudges(),
+                info == null ? null : info.premiumRequests(), duration.toMillis(),
+                info == null ? null : info.sessionId(), exitCode, state.model(),
+                info == null ? 0 : info.linesAdded(), info == null ? 0 : info.linesRemoved(),
+                info == null ? 0 : info.filesModified());
+    }
+}

@@ -1,0 +1,38 @@
+package io.jenkins.plugins.copilotautopilot.core.launch;
+
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What goes into a {@link ControlFolder} before the launch script runs: the task, the arguments, the working
+ * directory and the variables, each a file. Names are relative to the control folder; the variables are in
+ * {@link ControlFolder#ENVIRONMENT}, which must be readable by its owner only (they hold secrets).
+ */
+public final class LaunchFiles {
+    private LaunchFiles() {
+    }
+
+    /** File name → content for {@code command}; {@link ControlFolder#SCRIPT} included. */
+    public static Map<String, byte[]> of(CliCommand command) {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put(ControlFolder.PROMPT, utf8(command.options().prompt()));
+        StringBuilder arguments = new StringBuilder(command.executable().path()).append('\n');
+        command.arguments().forEach(a -> arguments.append(a).append('\n'));
+        files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
+        files.put(ControlFolder.WORKING_DIRECTORY, utf8(command.workingDirectory() + "\n"));
+        command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
+        files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.controlFolder())));
+        return files;
+    }
+
+    /** The file that holds a variable, relative to the control folder. */
+    public static String environmentFile(String variable) {
+        return ControlFolder.ENVIRONMENT + "/" + variable;
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,27 @@
+package io.jenkins.plugins.copilotautopilot.core.process;
+
+import java.io.IOException;
+
+/**
+ * A CLI started from its control folder, as the follower sees it: files to read from any position, and a
+ * process tree to stop. Reading never consumes anything, so a new follower can read the same session again.
+ */
+public interface CliSession {
+    /**
+     * @param outputOffset how much of the standard output was read already
+     * @param stderrOffset how much of the standard error was read already
+     * @param maxBytes     the most to return of each stream
+     * @throws IOException when the session's folder cannot be reached (an agent that went offline)
+     */
+    SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException;
+
+    /**
+     * Stops the CLI and every process of the session, also those that left its process tree (SIGTERM, then
+     * SIGKILL after a grace period), and returns once they are gone or after a bounded wait. Safe to call more
+     * than once and after the CLI has ended (then it stops what the agent left running in the background).
+     */
+    void stop() throws IOException, InterruptedException;
+
+    /** Removes the control folder, the CLI's private state with it. */
+    void cleanup() throws IOException, InterruptedException;
+}

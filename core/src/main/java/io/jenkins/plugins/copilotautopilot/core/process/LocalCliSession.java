@@ -1,0 +1,134 @@
+package io.jenkins.plugins.copilotautopilot.core.process;
+
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** A session started by {@link LocalCliLauncher}: its control folder and its launch script's process. */
+public final class LocalCliSession implements CliSession {
+    private static final byte[] NONE = new byte[0];
+
+    private final Path folder;
+    private final Process script;
+    private final String runId;
+    private final Duration killGrace;
+
+    LocalCliSession(Path folder, Process script, String runId, Duration killGrace) {
+        this.folder = folder;
+        this.script = script;
+        this.runId = runId;
+        this.killGrace = killGrace;
+    }
+
+    @Override
+    public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException {
+        // Read the exit code first: once it is there, the output files are complete.
+        Integer exitCode = readExitCode(folder);
+        boolean ended = exitCode != null || !script.isAlive();
+        if (ended && exitCode == null) {
+            exitCode = readExitCode(folder); // written just before the script ended
+            if (exitCode == null) {
+                exitCode = script.exitValue();
+            }
+        }
+        return new SessionPoll(read(folder.resolve(ControlFolder.OUTPUT), outputOffset, maxBytes),
+                read(folder.resolve(ControlFolder.STDERR), stderrOffset, maxBytes), exitCode, ended,
+                ended ? readLaunchError(folder) : null);
+    }
+
+    /** Why the launch script could not start the CLI, or null. */
+    public static String readLaunchError(Path folder) throws IOException {
+        try {
+            String text = Files.readString(folder.resolve(ControlFolder.LAUNCH_ERROR), StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? null : text;
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** Up to {@code max} bytes of {@code file} from {@code offset}; none when it does not exist (yet). */
+    public static byte[] read(Path file, long offset, int max) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long available = channel.size() - offset;
+            if (available <= 0) {
+                return NONE;
+            }
+            ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(available, max));
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, offset + buffer.position()) < 0) {
+                    break;
+                }
+            }
+            return buffer.position() == buffer.capacity() ? buffer.array() : java.util.Arrays.copyOf(buffer.array(), buffer.position());
+        } catch (NoSuchFileException e) {
+            return NONE;
+        }
+    }
+
+    /** The exit code the launch script recorded, or null while the CLI runs. */
+    public static Integer readExitCode(Path folder) throws IOException {
+        String text;
+        try {
+            text = Files.readString(folder.resolve(ControlFolder.EXIT_CODE), StandardCharsets.UTF_8).strip();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        try {
+            return text.isEmpty() ? null : Integer.valueOf(text);
+        } catch (NumberFormatException e) {
+            throw new IOException("the exit code file " + folder.resolve(ControlFolder.EXIT_CODE) + " holds '" + text + "'", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        // The CLI and everything it started first; the launch script then records how the CLI ended.
+        ProcessTreeKiller.kill(script.toHandle(), runId, killGrace, false);
+        boolean interrupted = Thread.interrupted(); // a stop on abort must still wait for the script
+        try {
+            script.waitFor(killGrace.toMillis() + 2000, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        ProcessTreeKiller.kill(script.toHandle(), runId, killGrace, true);
+    }
+
+    @Override
+    public void cleanup() throws IOException {
+        deleteRecursively(folder);
+    }
+
+    /** The control folder. */
+    public Path folder() {
+        return folder;
+    }
+
+    /** The launch script's process id. */
+    public long pid() {
+        return script.pid();
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
