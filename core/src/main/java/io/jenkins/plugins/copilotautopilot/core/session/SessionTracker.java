@@ -175,7 +175,10 @@ public final class SessionTracker {
             if (turn != null) {
                 turn.countToolCall();
             }
-            call.overlapping(!running.isEmpty());
+            if (!running.isEmpty()) {
+                running.values().forEach(other -> other.overlapping(true));
+                call.overlapping(true);
+            }
             running.put(id, call);
             if (running.size() > MAX_RUNNING_CALLS) {
                 Iterator<String> oldest = running.keySet().iterator();
@@ -200,8 +203,6 @@ public final class SessionTracker {
                 } else {
                     toolCalls++;
                 }
-            } else if (!running.isEmpty()) {
-                call.overlapping(true);
             }
         }
         JsonNode error = data.path("error");

@@ -41,7 +41,7 @@ public final class ToolCall {
 
     /** Marks that another call of the session ran at the same time (parallel tool calls). */
     void overlapping(boolean value) {
-        overlapping |= value;
+        overlapping = value;
     }
 
     /** Whether another call ran at the same time: then its result line must say which call it belongs to. */

@@ -40,7 +40,7 @@ class ConcurrencyTest {
                 assertThat(run.result.outcome()).as("session %d", i).isEqualTo(Outcome.COMPLETED);
                 assertThat(run.result.summary()).isEqualTo("Wrote out-" + i + ".txt");
                 assertThat(Files.readString(run.workDir.resolve("out-" + i + ".txt")).trim()).isEqualTo("session-out-" + i + ".txt");
-                assertThat(run.command.environment().get("COPILOT_HOME")).doesNotContain("copilot-home-shared");
+                assertThat(run.command.environment().get("COPILOT_HOME")).startsWith(run.command.controlFolder());
                 assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
             }
             assertThat(runs.stream().map(f -> {

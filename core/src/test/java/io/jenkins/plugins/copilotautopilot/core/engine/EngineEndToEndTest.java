@@ -154,40 +154,55 @@ class EngineEndToEndTest {
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
         assertThat(run.result.reason()).contains("Timed out after 8s").contains("while tool 'bash' (sleep 120) was running");
-        assertThat(run.result.durationMillis()).isBetween(8_000L, 40_000L);
+        // stopped promptly at the limit: SIGTERM, a grace of at most 3 s, SIGKILL
+        assertThat(run.result.durationMillis()).isBetween(8_000L, 14_000L);
+        assertThat(run.log.find("< bash INTERRUPTED")).isNotNull();
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
     }
 
     @Test
     void abortMidToolEndsAbortedAndKillsTheToolToo() throws Exception {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong abortedAt = new java.util.concurrent.atomic.AtomicLong();
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 300 && echo should-not-happen > late.txt", "never"))
                 .options(o -> o.allowAllTools(true))
                 .engine(engine::set)
                 .listener(new SessionListener() {
                     @Override
                     public void onToolStarted(ToolCall call) {
-                        abortSoon(engine.get());
+                        abortSoon(() -> {
+                            abortedAt.set(System.currentTimeMillis());
+                            engine.get().abort();
+                        });
                     }
                 })
                 .run();
 
+        long stoppedIn = System.currentTimeMillis() - abortedAt.get();
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(run.result.reason()).contains("Aborted while tool 'bash'");
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
         assertThat(run.workDir.resolve("late.txt")).doesNotExist();
         assertThat(run.log.find("ABORTED:")).isNotNull();
+        assertThat(run.log.find("< bash INTERRUPTED")).isNotNull();
+        assertThat(run.result.failedToolCalls()).isEqualTo(1);
+        // the tree is stopped promptly, not when some later wait runs out
+        assertThat(stoppedIn).isLessThan(6_000L);
     }
 
     /** Aborts a moment later, from another thread, as a user pressing "stop" would. */
     static void abortSoon(AutopilotEngine engine) {
+        abortSoon(engine::abort);
+    }
+
+    static void abortSoon(Runnable abort) {
         Thread aborter = new Thread(() -> {
             try {
                 Thread.sleep(1500);
             } catch (InterruptedException e) {
                 return;
             }
-            engine.abort();
+            abort.run();
         });
         aborter.setDaemon(true);
         aborter.start();

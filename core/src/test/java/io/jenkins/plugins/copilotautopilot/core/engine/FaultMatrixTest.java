@@ -138,6 +138,19 @@ class FaultMatrixTest {
     }
 
     @Test
+    void whatTheAgentLeftRunningInTheBackgroundIsStoppedAfterTheRun() throws Exception {
+        Path capture = ScriptCli.capture(dir, "cli-happy");
+        Path pidFile = dir.resolve("background.pid");
+        // a tool started a server in the background and the session ended normally
+        ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir, "sleep 308 >/dev/null 2>&1 &\necho $! > '" + pidFile
+                + "'\ncat '" + capture + "'"), dir);
+        assertThat(run.result().outcome()).isEqualTo(Outcome.COMPLETED);
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("the background process").isEmpty();
+        assertThat(ProcessTable.survivorsOf(run.runId())).isEmpty();
+    }
+
+    @Test
     void stdoutClosedWhileTheProcessLivesOn() throws IOException {
         ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir, "exec 1>&-\nsleep 301"), dir,
                 o -> o.inactivityTimeout(Duration.ofSeconds(3)), e -> { });

@@ -55,6 +55,23 @@ class ProcessTreeKillerTest {
     }
 
     @Test
+    void sigtermComesFirstAndSigkillOnlyAfterTheGracePeriod(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String runId = UUID.randomUUID().toString();
+        java.nio.file.Path gotTerm = dir.resolve("got-term");
+        // cleans up on SIGTERM and exits: a process killed with SIGKILL first never writes the file
+        Process root = start(runId, "trap 'echo cleaned > " + gotTerm + "; exit 0' TERM; while :; do sleep 0.2; done");
+        awaitProcesses(runId, 1);
+
+        long start = System.nanoTime();
+        ProcessTreeKiller.kill(root.toHandle(), runId, Duration.ofSeconds(5));
+
+        assertThat(gotTerm).hasContent("cleaned");
+        assertThat(ProcessTable.survivorsOf(runId)).isEmpty();
+        // processes that stop on SIGTERM are not made to wait for the grace period
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
     void anInterruptedCallerStillKillsEverythingAndKeepsItsInterrupt() throws Exception {
         String runId = UUID.randomUUID().toString();
         Process root = start(runId, "sleep 304");

@@ -50,6 +50,22 @@ class LogRendererTest {
     }
 
     @Test
+    void resultsOfParallelCallsNameTheirCallAndInterruptedCallsGetALine() {
+        io.jenkins.plugins.copilotautopilot.core.session.SessionTracker tracker = new io.jenkins.plugins.copilotautopilot.core.session.SessionTracker();
+        tracker.addListener(renderer);
+        io.jenkins.plugins.copilotautopilot.core.events.EventParser parser = new io.jenkins.plugins.copilotautopilot.core.events.EventParser();
+        for (String line : List.of(
+                "{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"a\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}}}",
+                "{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"b\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm run lint\"}}}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"b\",\"success\":true}}")) {
+            tracker.accept(parser.parse(line));
+        }
+        tracker.endRunningCalls();
+        assertThat(sink.lines()).containsExactly("[copilot]   > bash: npm test", "[copilot]   > bash: npm run lint",
+                "[copilot]   < bash [npm run lint] ok", "[copilot]   < bash [npm test] INTERRUPTED: the session ended while it was running");
+    }
+
+    @Test
     void headerWarnsAboutAllowAllTools() {
         renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).allowAllTools(true)
                 .denyTool("shell(rm)").model("gpt-x").maxAutopilotContinues(3).build()));

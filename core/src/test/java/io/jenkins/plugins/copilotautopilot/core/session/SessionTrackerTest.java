@@ -130,9 +130,44 @@ class SessionTrackerTest {
             feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c" + i + "\",\"toolName\":\"bash\"}}");
         }
         assertThat(tracker.state().toolCalls()).isEqualTo(SessionTracker.MAX_RUNNING_CALLS + 500);
-        // completing the oldest (dropped) call still counts it once, as an unknown start
+        // completing the oldest (dropped) call reports it, but it was counted when it started: still 1500
         feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c0\",\"success\":true}}");
         assertThat(completed).hasSize(1);
+        assertThat(tracker.state().toolCalls()).isEqualTo(SessionTracker.MAX_RUNNING_CALLS + 500);
+    }
+
+    @Test
+    void aCompletionWithoutAnyStartIsCountedOnce() {
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"x\",\"toolName\":\"view\",\"success\":true}}");
+        assertThat(tracker.state().toolCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void callsStillRunningWhenTheSessionEndsAreInterruptedAndCountedAsFailed() {
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}}}");
+        assertThat(tracker.runningToolCalls()).isEqualTo(1);
+
+        tracker.endRunningCalls();
+
+        assertThat(tracker.runningToolCalls()).isZero();
+        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+        assertThat(completed).singleElement().satisfies(c -> {
+            assertThat(c.status()).isEqualTo(ToolStatus.INTERRUPTED);
+            assertThat(c.error()).isEqualTo("the session ended while it was running");
+        });
+    }
+
+    @Test
+    void parallelCallsAreMarkedSoTheirResultsCanSayWhichCallTheyBelongTo() {
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"a\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}}}");
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"b\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm run lint\"}}}");
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"b\",\"success\":true}}");
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"a\",\"success\":true}}");
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"ls\"}}}");
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c\",\"success\":true}}");
+        assertThat(completed).extracting(ToolCall::argumentSummary, ToolCall::overlapping)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("npm run lint", true), org.assertj.core.groups.Tuple.tuple("npm test", true),
+                        org.assertj.core.groups.Tuple.tuple("ls", false));
     }
 
     @Test

@@ -1,24 +1,47 @@
 package io.jenkins.plugins.copilotautopilot.core.testing;
 
-import io.jenkins.plugins.copilotautopilot.core.process.ProcessTreeKiller;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 
-/** Looks at the real process table (/proc), not at process handles, to prove nothing was left running. */
+/**
+ * Looks at the real process table (/proc), not at process handles, to prove nothing was left running. Its own
+ * scan: it shares no code with the {@code ProcessTreeKiller} it checks.
+ */
 public final class ProcessTable {
     private ProcessTable() {
     }
 
     /** Live processes (other than zombies) that carry the run marker, described for an assertion message. */
     public static List<String> survivorsOf(String runId) {
-        return ProcessTreeKiller.marked(runId).stream()
-                .filter(p -> !isZombie(p.pid()))
-                .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
-                .collect(Collectors.toList());
+        String entry = CliCommand.RUN_MARKER_VARIABLE + "=" + runId;
+        List<String> survivors = new java.util.ArrayList<>();
+        java.io.File[] entries = new java.io.File("/proc").listFiles();
+        if (entries == null) {
+            throw new IllegalStateException("no /proc: these tests need Linux");
+        }
+        for (java.io.File dir : entries) {
+            if (!dir.getName().chars().allMatch(Character::isDigit)) {
+                continue;
+            }
+            long pid = Long.parseLong(dir.getName());
+            if (pid == ProcessHandle.current().pid()) {
+                continue;
+            }
+            String environ;
+            try {
+                environ = new String(Files.readAllBytes(dir.toPath().resolve("environ")), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                continue; // gone, or not ours
+            }
+            if (java.util.Arrays.asList(environ.split("\0")).contains(entry) && !isZombie(pid)) {
+                survivors.add(pid + " " + cmdline(pid).replace('\0', ' '));
+            }
+        }
+        return survivors;
     }
 
     /** The command line of a running process as the kernel holds it, NULs between arguments. */

@@ -1,0 +1,221 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.FakeSession;
+import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
+import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A session keeps running when its follower goes away (a Jenkins controller restart), and a new follower
+ * started from the old one's checkpoint continues the log and the journal exactly: the real CLI, started
+ * detached, a scripted model on 127.0.0.1.
+ */
+@Timeout(120)
+class ResumeTest {
+    @TempDir
+    Path dir;
+
+    /** Two shell calls a second apart, a streamed message, then task_complete. */
+    private static ScriptedModelServer.Script fourTurns() {
+        return request -> switch (request.turn()) {
+            case 1 -> Reply.bash("sleep 1; echo first", 30).withText("First step.");
+            case 2 -> Reply.bash("sleep 1; echo second", 30).withText("Second step.");
+            case 3 -> Reply.text("Thinking about the result ".repeat(20)).chunked(8, 5);
+            default -> request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Ran two commands.");
+        };
+    }
+
+    @Test
+    void aNewFollowerFromTheCheckpointContinuesWithoutMissingOrRepeatedLines() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns())) {
+            Session s = new Session(server);
+            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
+            SessionFollower first = running.follower();
+            CliSession session = running.session();
+
+            // follow until the first tool call has completed, then "restart": the follower is dropped
+            tickUntil(first, session, f -> f.state().toolCalls() >= 1 && s.firstLog.find("< bash ok") != null);
+            Checkpoint checkpoint = first.checkpoint();
+            s.journalOut.close();
+            assertThat(checkpoint.outputOffset()).isPositive();
+            assertThat(ProcessTable.survivorsOf(s.command.runId())).as("the session runs on without a follower").isNotEmpty();
+
+            SessionFollower second = s.resumeFrom(session, checkpoint);
+            SessionResult result = tickUntilFinished(second, session);
+
+            assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+            assertThat(result.summary()).isEqualTo("Ran two commands.");
+            assertThat(result.turns()).isEqualTo(4);
+            assertThat(result.toolCalls()).isEqualTo(3);
+            s.assertSameAsOneFollower(session, result);
+            session.cleanup();
+        }
+    }
+
+    @Test
+    void aFollowerStartedAfterTheCliHasFinishedShowsTheWholeSessionOnce() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns())) {
+            Session s = new Session(server);
+            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
+            Checkpoint beforeAnything = running.follower().checkpoint(); // only the header was written
+            s.journalOut.close();
+            CliSession session = running.session();
+            Path exitCode = Path.of(s.command.controlFolder(), ControlFolder.EXIT_CODE);
+            long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
+            while (!Files.exists(exitCode) && System.nanoTime() < deadline) {
+                Thread.sleep(50); // nobody follows: the CLI works on, detached
+            }
+            assertThat(exitCode).exists();
+
+            SessionResult result = tickUntilFinished(s.resumeFrom(session, beforeAnything), session);
+
+            assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+            s.assertSameAsOneFollower(session, result);
+            session.cleanup();
+        }
+    }
+
+    @Test
+    void aFollowerResumedFromTheEndOfAFinishedSessionPrintsOnlyTheClosingLines() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns())) {
+            Session s = new Session(server);
+            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
+            SessionFollower first = running.follower();
+            CliSession session = running.session();
+            // the follower read everything the CLI wrote, but went away before it decided
+            tickUntil(first, session, f -> Files.exists(Path.of(s.command.controlFolder(), ControlFolder.EXIT_CODE))
+                    && f.state().result() != null);
+            Checkpoint checkpoint = first.checkpoint();
+            s.journalOut.close();
+
+            SessionResult result = tickUntilFinished(s.resumeFrom(session, checkpoint), session);
+
+            assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+            assertThat(s.secondLog.lines().get(0)).startsWith("[copilot] ----");
+            s.assertSameAsOneFollower(session, result);
+            session.cleanup();
+        }
+    }
+
+    private static void tickUntil(SessionFollower follower, CliSession session, Predicate<SessionFollower> done) throws Exception {
+        long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
+        while (!done.test(follower)) {
+            assertThat(follower.tick(session).finished()).as("finished too early for this test").isFalse();
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    private static SessionResult tickUntilFinished(SessionFollower follower, CliSession session) throws Exception {
+        long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
+        while (true) {
+            SessionFollower.Tick tick = follower.tick(session);
+            if (tick.finished()) {
+                return tick.result();
+            }
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    /** One session's command, logs and journal across two followers. */
+    private final class Session {
+        final CliCommand command;
+        final ListLogSink firstLog = new ListLogSink();
+        final ListLogSink secondLog = new ListLogSink();
+        final Path journal = dir.resolve("journal.jsonl");
+        final long startedAt = System.currentTimeMillis();
+        OutputStream journalOut;
+
+        Session(ScriptedModelServer server) throws Exception {
+            Path work = Files.createDirectories(dir.resolve("work"));
+            AutopilotOptions options = AutopilotOptions.builder("Run two commands, then finish.").model("fake-model")
+                    .allowAllTools(true)
+                    .provider(new ProviderOptions(server.baseUrl(), "openai", "scripted-provider-key", null, true)).build();
+            command = CliCommandBuilder.build(options, TestCli.executable(), work.toString(),
+                    dir.resolve("control").toString(), System.getenv());
+        }
+
+        OutputStream journalStream() throws Exception {
+            journalOut = Files.newOutputStream(journal);
+            return journalOut;
+        }
+
+        AutopilotEngine engine(ListLogSink log, OutputStream journalTo) {
+            return AutopilotEngine.builder(log).journalTo(journalTo).timings(Commands.FAST).build();
+        }
+
+        /** What a restarted controller does: the journal cut back to the checkpoint, a new follower. */
+        SessionFollower resumeFrom(CliSession session, Checkpoint checkpoint) throws Exception {
+            try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
+                channel.truncate(checkpoint.journalBytes());
+            }
+            OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
+            return engine(secondLog, append).resume(command.options(), command.secretVariables(), System.getenv(),
+                    session, checkpoint, startedAt);
+        }
+
+        /**
+         * The two followers together wrote what one follower that saw the whole session writes: the same log
+         * lines up to the closing block, the same outcome, and a journal with every event line exactly once.
+         */
+        void assertSameAsOneFollower(CliSession session, SessionResult result) throws Exception {
+            Path folder = ((LocalCliSession) session).folder();
+            byte[] stdout = Files.readAllBytes(folder.resolve(ControlFolder.OUTPUT));
+            byte[] stderr = Files.exists(folder.resolve(ControlFolder.STDERR)) ? Files.readAllBytes(folder.resolve(ControlFolder.STDERR)) : new byte[0];
+            ListLogSink reference = new ListLogSink(false);
+            SessionFollower one = AutopilotEngine.builder(reference).timings(Commands.FAST).build()
+                    .follow(command, System.getenv(), startedAt);
+            SessionResult referenceResult = tickUntilFinished(one, new FakeSession(stdout, stderr, 0, 4096, false));
+
+            List<String> both = new ArrayList<>(firstLog.lines());
+            both.addAll(secondLog.lines());
+            assertThat(beforeClosing(both)).isEqualTo(beforeClosing(reference.lines()));
+            assertThat(both.get(beforeClosing(both).size() + 1)).isEqualTo(reference.lines().get(beforeClosing(reference.lines()).size() + 1));
+            assertThat(result.outcome()).isEqualTo(referenceResult.outcome());
+
+            List<String> journalEvents = Files.readAllLines(journal, StandardCharsets.UTF_8).stream()
+                    .filter(l -> !l.contains("\"type\":\"" + EventJournal.OWN_TYPE_PREFIX)).toList();
+            List<String> stdoutLines = new String(stdout, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+            assertThat(journalEvents).isEqualTo(stdoutLines);
+            List<String> journal = Files.readAllLines(this.journal, StandardCharsets.UTF_8);
+            assertThat(journal.get(0)).contains(EventJournal.RUN_STARTED);
+            assertThat(journal.get(journal.size() - 1)).contains(EventJournal.RUN_FINISHED);
+            assertThat(journal.stream().filter(l -> l.contains(EventJournal.RUN_STARTED))).hasSize(1);
+        }
+
+        private List<String> beforeClosing(List<String> lines) {
+            int rule = lines.indexOf("[copilot] " + "-".repeat(72));
+            assertThat(rule).isPositive();
+            return lines.subList(0, rule);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.jenkins.plugins.copilotautopilot.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptCli;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The launch script with a stand-in CLI that records what it got: arguments, variables, standard input. */
+@Timeout(30)
+class LaunchScriptTest {
+    private static final String HOSTILE = "-x \"double\" 'single' `touch /tmp/pwned-by-launch` $(touch /tmp/pwned-by-launch) ${HOME} $$ \\ ; | & \n"
+            + "second line\ttab \u00fcnic\u00f6de \ud83d\ude80\n\n";
+
+    @TempDir
+    Path dir;
+
+    /** A CLI that writes its arguments (one per line), two variables and its standard input into the working directory. */
+    private Path recorder() throws Exception {
+        return ScriptCli.write(dir.resolve("bin"), String.join("\n",
+                "for a in \"$@\"; do printf '%s\\n' \"$a\"; done > args.txt",
+                "printf '%s' \"$COPILOT_GITHUB_TOKEN\" > token.txt",
+                "printf '%s' \"$COPILOT_AUTOPILOT_RUN_ID\" > run-id.txt",
+                "cat > stdin.txt",
+                "echo '{\"type\":\"result\",\"exitCode\":0}'",
+                "echo 'a warning' >&2",
+                "exit 3"));
+    }
+
+    private SessionPoll runToEnd(CliSession session) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        SessionPoll poll;
+        do {
+            Thread.sleep(20);
+            poll = session.poll(0, 0, 1 << 20);
+        } while (!poll.ended() && System.nanoTime() < deadline);
+        return poll;
+    }
+
+    @Test
+    void userTextReachesTheCliAsDataAndNeverAsShellCode() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work dir 'with' $(quotes)"));
+        Path control = dir.resolve("control 'it''s' `x` $(y)");
+        AutopilotOptions options = AutopilotOptions.builder(HOSTILE).githubToken("github_pat_a$b'c\"d`e")
+                .allowTool("shell(echo $(whoami) `id`)").denyTool("write(it's)").model("m'o$(d)el").build();
+        CliCommand command = CliCommandBuilder.build(options, new CliExecutable(recorder().toString(), null), work.toString(),
+                control.toString(), Map.of());
+
+        SessionPoll end = runToEnd(new LocalCliLauncher().launch(command));
+
+        assertThat(end.exitCode()).isEqualTo(3);
+        assertThat(new String(end.output(), StandardCharsets.UTF_8)).isEqualTo("{\"type\":\"result\",\"exitCode\":0}\n");
+        assertThat(new String(end.stderr(), StandardCharsets.UTF_8)).isEqualTo("a warning\n");
+        assertThat(Files.readString(work.resolve("stdin.txt"), StandardCharsets.UTF_8)).isEqualTo(HOSTILE);
+        assertThat(Files.readAllLines(work.resolve("args.txt"), StandardCharsets.UTF_8)).isEqualTo(command.arguments())
+                .contains("--allow-tool=shell(echo $(whoami) `id`)", "--deny-tool=write(it's)", "--model=m'o$(d)el");
+        assertThat(Files.readString(work.resolve("token.txt"))).isEqualTo("github_pat_a$b'c\"d`e");
+        assertThat(Files.readString(work.resolve("run-id.txt"))).isEqualTo(command.runId());
+        assertThat(Path.of("/tmp/pwned-by-launch")).doesNotExist();
+        // the variables (secrets among them) are gone from the disk once read
+        assertThat(control.resolve(ControlFolder.ENVIRONMENT)).doesNotExist();
+    }
+
+    @Test
+    void theScriptHoldsNoUserText() {
+        String script = LaunchScript.render("/ws@tmp/copilot-autopilot-1");
+        assertThat(script).startsWith("#!/bin/sh\n").contains("c='/ws@tmp/copilot-autopilot-1'\n")
+                .doesNotContain("COPILOT_GITHUB_TOKEN").doesNotContain("--allow");
+        assertThat(LaunchScript.quote("it's")).isEqualTo("'it'\\''s'");
+    }
+
+    @Test
+    void anNpmInstallFolderIsResolvedToItsNativeBinary() throws Exception {
+        Path npm = dir.resolve("npm");
+        Path binary = npm.resolve("node_modules/@github/copilot-linux-x64");
+        Files.createDirectories(binary);
+        Files.move(recorder(), binary.resolve("copilot"));
+        Path work = Files.createDirectories(dir.resolve("w"));
+        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").build(),
+                new CliExecutable(npm.toString(), null), work.toString(), dir.resolve("c").toString(), Map.of());
+
+        SessionPoll end = runToEnd(new LocalCliLauncher().launch(command));
+
+        assertThat(end.launchError()).isNull();
+        assertThat(end.exitCode()).isEqualTo(3);
+        assertThat(Files.readString(work.resolve("stdin.txt"))).isEqualTo("task");
+    }
+
+    @Test
+    void aMissingCliIsALaunchErrorThatSaysWhatWasTried() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("w"));
+        for (List<String> tried : List.of(List.of(dir.resolve("nothing-here").toString(), "cannot run " + dir.resolve("nothing-here") + " (No such file or directory)"),
+                List.of(dir.toString(), "the Copilot CLI was not found in the folder " + dir))) {
+            CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").build(), new CliExecutable(tried.get(0), null),
+                    work.toString(), Files.createTempDirectory(dir, "c").toString(), Map.of());
+            SessionPoll end = runToEnd(new LocalCliLauncher().launch(command));
+            assertThat(end.launchError()).isEqualTo(tried.get(1));
+            assertThat(end.exitCode()).isEqualTo(127);
+        }
+    }
+}
