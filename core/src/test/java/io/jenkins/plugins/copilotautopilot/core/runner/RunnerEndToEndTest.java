@@ -118,13 +118,19 @@ class RunnerEndToEndTest {
                 "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY", "--secret-env-var");
     }
 
-    @Test
-    void ctrlCStopsTheCliTreeAndExits130() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"INT, 130", "TERM, 143"})
+    void aSignalStopsTheCliTreeFinishesTheRecordsAndLeavesNothingOnDisk(String signal, int exitCode) throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Path journal = dir.resolve("out/journal.jsonl");
+        Path timeline = dir.resolve("out/timeline.svg");
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 317", "never"))) {
             List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + tmp,
                     "-cp", System.getProperty("java.class.path"), RunnerMain.class.getName(),
-                    "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep"));
+                    "--offline", "--allow-all-tools", "-C", work.toString(), "-p", "Sleep",
+                    "--journal", journal.toString(), "--timeline", timeline.toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().putAll(providerEnv(server));
             Process runner = builder.start();
@@ -135,14 +141,22 @@ class RunnerEndToEndTest {
                     lines.add(line);
                     if (line.contains("> bash: sleep 317")) {
                         Thread.sleep(1000); // let the shell start sleeping
-                        new ProcessBuilder("kill", "-INT", String.valueOf(runner.pid())).start().waitFor();
+                        new ProcessBuilder("kill", "-" + signal, String.valueOf(runner.pid())).start().waitFor();
                     }
                 }
             }
             assertThat(runner.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(runner.exitValue()).isEqualTo(130);
+            assertThat(runner.exitValue()).isEqualTo(exitCode);
             assertThat(lines).anyMatch(l -> l.startsWith("[copilot] ABORTED: Aborted while tool 'bash' (sleep 317)"));
-            assertThat(processesWorkingIn(dir)).isEmpty();
+            assertThat(processesWorkingIn(work)).isEmpty();
+            // the records are complete
+            List<String> records = Files.readAllLines(journal, StandardCharsets.UTF_8);
+            assertThat(records.get(records.size() - 1)).contains("autopilot.run_finished").contains("ABORTED");
+            assertThat(timeline).content(StandardCharsets.UTF_8).startsWith("<svg");
+            // and the private folder (the CLI's COPILOT_HOME with the session's unmasked state) is gone
+            try (java.util.stream.Stream<Path> left = Files.list(tmp)) {
+                assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("copilot-autopilot"));
+            }
         }
     }
 
