@@ -15,6 +15,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -37,6 +38,8 @@ public final class AutopilotEngine {
     public static final int DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
     private static final int MAX_STDERR_LINE_BYTES = 64 * 1024;
     private static final int MAX_PROMPT_IN_JOURNAL = 20_000;
+    /** How much of the CLI's output a journal records unless told otherwise: 256 MiB of characters. */
+    public static final long DEFAULT_JOURNAL_LIMIT_CHARS = 256L * 1024 * 1024;
 
     private final LogSink log;
     private final Collection<String> extraSecrets;
@@ -44,6 +47,7 @@ public final class AutopilotEngine {
     private final List<SessionListener> listeners;
     private final int maxLineBytes;
     private final EngineTimings timings;
+    private final long journalLimitChars;
     private volatile boolean abortRequested;
     private volatile SessionFollower running;
 
@@ -54,6 +58,7 @@ public final class AutopilotEngine {
         this.listeners = List.copyOf(b.listeners);
         this.maxLineBytes = b.maxLineBytes;
         this.timings = b.timings;
+        this.journalLimitChars = b.journalLimitChars;
     }
 
     public static Builder builder(LogSink log) {
@@ -70,10 +75,10 @@ public final class AutopilotEngine {
     }
 
     /**
-     * The masker for a session: the options' secrets (token, API key), the values the secret variables have in
-     * the environment the CLI inherits, and this engine's extra secrets.
+     * The values to mask in a session: the options' secrets (token, API key) and the values the secret variables
+     * have in the environment the CLI inherits.
      */
-    public SecretMasker maskerFor(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
+    public static List<String> secretValues(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
         List<String> secrets = new ArrayList<>(options.secretValues());
         for (String name : secretVariables) {
             String value = inheritedEnvironment.get(name);
@@ -81,8 +86,13 @@ public final class AutopilotEngine {
                 secrets.add(value);
             }
         }
-        secrets.addAll(extraSecrets);
-        return SecretMasker.of(secrets);
+        return secrets;
+    }
+
+    private SecretMasker masker(Collection<String> secrets) {
+        List<String> all = new ArrayList<>(secrets);
+        all.addAll(extraSecrets);
+        return SecretMasker.of(all);
     }
 
     /** A launched session and its follower; {@code session} is null when the launch failed (the follower has then finished). */
@@ -110,8 +120,9 @@ public final class AutopilotEngine {
      * started. Tick it once the session runs, or call {@link SessionFollower#launchFailed} if it could not start.
      */
     public SessionFollower follow(CliCommand command, Map<String, String> inheritedEnvironment, long startedAtMillis) {
-        SessionFollower follower = newFollower(command.options(), command.secretVariables(), inheritedEnvironment,
-                startedAtMillis, false, 0);
+        AutopilotOptions options = command.options();
+        SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
+                secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
         follower.header(command, describe(command));
         return follower;
     }
@@ -121,19 +132,23 @@ public final class AutopilotEngine {
      * was restarted): it reads the session again up to the checkpoint without printing or journaling anything,
      * then goes on live. {@code journalOut} of this engine must continue the earlier journal, truncated to
      * {@link Checkpoint#journalBytes()}.
+     *
+     * @param timeout           the wall-clock limit the session started with (counted from {@code startedAtMillis}), or null
+     * @param inactivityTimeout the inactivity limit, or null
+     * @param secrets           the values to mask, as {@link #secretValues} gave them when the session started
      */
-    public SessionFollower resume(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment,
+    public SessionFollower resume(Duration timeout, Duration inactivityTimeout, Collection<String> secrets,
                                   CliSession session, Checkpoint checkpoint, long startedAtMillis)
             throws IOException, InterruptedException {
-        SessionFollower follower = newFollower(options, secretVariables, inheritedEnvironment, startedAtMillis, true,
+        SessionFollower follower = newFollower(timeout, inactivityTimeout, secrets, startedAtMillis, true,
                 checkpoint.journalBytes());
         follower.catchUp(session, checkpoint);
         return follower;
     }
 
-    private SessionFollower newFollower(AutopilotOptions options, Set<String> secretVariables, Map<String, String> env,
+    private SessionFollower newFollower(Duration timeout, Duration inactivityTimeout, Collection<String> secrets,
                                         long startedAtMillis, boolean muted, long journalBytes) {
-        SecretMasker masker = maskerFor(options, secretVariables, env);
+        SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
         LogRenderer renderer = new LogRenderer(sink, masker);
         SessionTracker tracker = new SessionTracker();
@@ -142,8 +157,8 @@ public final class AutopilotEngine {
         Mutable.Stream journalStream = new Mutable.Stream(journalOut == null ? OutputStream.nullOutputStream() : journalOut,
                 muted, journalBytes);
         EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
-        SafeJournal safeJournal = new SafeJournal(journal, renderer);
-        return new SessionFollower(options, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
+        SafeJournal safeJournal = new SafeJournal(journal, renderer, journalLimitChars);
+        return new SessionFollower(timeout, inactivityTimeout, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
                 safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
     }
 
@@ -258,6 +273,7 @@ public final class AutopilotEngine {
         private OutputStream journalOut;
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private EngineTimings timings = EngineTimings.DEFAULT;
+        private long journalLimitChars = DEFAULT_JOURNAL_LIMIT_CHARS;
 
         private Builder(LogSink log) {
             this.log = log;
@@ -283,6 +299,12 @@ public final class AutopilotEngine {
 
         public Builder maxLineBytes(int bytes) {
             this.maxLineBytes = bytes;
+            return this;
+        }
+
+        /** The most of the CLI's output the journal records, in characters; the rest is left out (the log says so). */
+        public Builder journalLimit(long chars) {
+            this.journalLimitChars = chars;
             return this;
         }
 

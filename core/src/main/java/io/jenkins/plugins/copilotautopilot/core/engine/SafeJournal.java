@@ -8,20 +8,44 @@ import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import java.io.IOException;
 
 /**
- * The journal as the engine uses it: optional, and never allowed to break a run. If writing fails (a full
- * disk), recording stops with one note in the log and the session goes on.
+ * The journal as the engine uses it: optional, bounded, and never allowed to break a run. If writing fails (a
+ * full disk), recording stops with one note in the log and the session goes on. Past its size limit, the CLI's
+ * lines are no longer recorded (one note in the log says so); the engine's own records, the last one with the
+ * outcome, still are.
  */
 final class SafeJournal {
     private final LogRenderer renderer;
+    private final long limitChars;
     private EventJournal journal;
+    private long recordedChars;
+    private long dropped;
 
-    SafeJournal(EventJournal journal, LogRenderer renderer) {
+    SafeJournal(EventJournal journal, LogRenderer renderer, long limitChars) {
         this.journal = journal;
         this.renderer = renderer;
+        this.limitChars = limitChars;
+    }
+
+    /** Whether a CLI line of this length may still be recorded. */
+    private boolean room(int chars) {
+        if (recordedChars + chars <= limitChars) {
+            recordedChars += chars;
+            return true;
+        }
+        if (dropped++ == 0) {
+            renderer.note("WARNING: the session journal reached its limit of " + (limitChars / (1024 * 1024))
+                    + " MB; later lines of the CLI are not recorded in it (the log goes on).");
+        }
+        return false;
+    }
+
+    /** CLI lines left out of the journal because of its size limit. */
+    synchronized long dropped() {
+        return dropped;
     }
 
     synchronized void recordEvent(CliEvent event) {
-        if (journal != null) {
+        if (journal != null && room(event.raw().length())) {
             try {
                 journal.recordEvent(event);
             } catch (RuntimeException e) {
@@ -31,7 +55,7 @@ final class SafeJournal {
     }
 
     synchronized void recordPlainOutput(PlainOutput line) {
-        if (journal != null) {
+        if (journal != null && room(line.raw().length())) {
             try {
                 journal.recordPlainOutput(line);
             } catch (RuntimeException e) {
@@ -41,7 +65,7 @@ final class SafeJournal {
     }
 
     synchronized void recordStderr(String line) {
-        if (journal != null) {
+        if (journal != null && room(line.length())) {
             try {
                 journal.recordStderr(line);
             } catch (RuntimeException e) {

@@ -1,6 +1,5 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
@@ -27,7 +26,8 @@ import java.time.Duration;
  * {@link #requestAbort()} may be called from any thread.
  */
 public final class SessionFollower {
-    private final AutopilotOptions options;
+    private final Duration timeout;
+    private final Duration inactivityTimeout;
     private final SecretMasker masker;
     private final EngineTimings timings;
     private final long startedAtMillis;
@@ -48,10 +48,11 @@ public final class SessionFollower {
     private volatile boolean abortRequested;
     private volatile SessionResult result;
 
-    SessionFollower(AutopilotOptions options, SecretMasker masker, EngineTimings timings, long startedAtMillis,
+    SessionFollower(Duration timeout, Duration inactivityTimeout, SecretMasker masker, EngineTimings timings, long startedAtMillis,
                     SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
                     SafeJournal journal, int maxLineBytes, int maxStderrLineBytes) {
-        this.options = options;
+        this.timeout = timeout;
+        this.inactivityTimeout = inactivityTimeout;
         this.masker = masker;
         this.timings = timings;
         this.startedAtMillis = startedAtMillis;
@@ -120,13 +121,11 @@ public final class SessionFollower {
             return new Tick(true, finish(session, end));
         }
         long now = System.nanoTime();
-        Duration timeout = options.timeout();
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
             return new Tick(true, stop(session, ProcessEnd.Termination.TIMED_OUT, timeout));
         }
-        Duration inactivity = options.inactivityTimeout();
-        if (inactivity != null && now - lastActivityNanos >= inactivity.toNanos()) {
-            return new Tick(true, stop(session, ProcessEnd.Termination.STALLED, inactivity));
+        if (inactivityTimeout != null && now - lastActivityNanos >= inactivityTimeout.toNanos()) {
+            return new Tick(true, stop(session, ProcessEnd.Termination.STALLED, inactivityTimeout));
         }
         if (pipeline.resultSeen()) {
             if (resultSeenAtNanos == 0) {
@@ -182,6 +181,24 @@ public final class SessionFollower {
     public synchronized SessionResult abortedBeforeStart() {
         return result != null ? result
                 : finish(null, ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, "before the Copilot CLI was started"));
+    }
+
+    /**
+     * Ends the session as ABORTED when it was asked to stop but its machine cannot be reached to stop the CLI
+     * (an agent that is offline): the log says the CLI may still run there.
+     */
+    public synchronized SessionResult abortedUnreachable(String why) {
+        if (result != null) {
+            return result;
+        }
+        String activity = tracker.state().activity();
+        renderer.note("WARNING: the Copilot CLI could not be reached to stop it (" + why + "); it may still be running.");
+        return finish(null, ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity));
+    }
+
+    /** Whether the wall-clock limit has passed (checked by callers that cannot reach the session to tick it). */
+    public boolean pastWallClockLimit() {
+        return timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis();
     }
 
     /** How far this follower got; the journal is flushed first, so its size is exact. */
@@ -297,7 +314,11 @@ public final class SessionFollower {
         renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration);
 
         SessionResult finished = toResult(outcome, state, duration, finalEnd);
-        journal.recordOwn(EventJournal.RUN_FINISHED, AutopilotEngine.describe(finished));
+        com.fasterxml.jackson.databind.node.ObjectNode summary = AutopilotEngine.describe(finished);
+        if (journal.dropped() > 0) {
+            summary.put("journalLinesLeftOut", journal.dropped());
+        }
+        journal.recordOwn(EventJournal.RUN_FINISHED, summary);
         journal.close();
         result = finished;
         return finished;

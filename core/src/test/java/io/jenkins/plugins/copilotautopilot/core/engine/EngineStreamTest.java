@@ -143,6 +143,20 @@ class EngineStreamTest {
     }
 
     @Test
+    void theJournalStopsRecordingAtItsLimitButKeepsItsLastRecord() throws IOException {
+        SessionResult result = AutopilotEngine.builder(log).journalTo(journal).journalLimit(3000).timings(Commands.FAST).build()
+                .run(Commands.simple(), ReplayLauncher.ofCapture("cli-happy"));
+        assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(log.find("WARNING: the session journal reached its limit")).isNotNull();
+        List<JsonNode> records = journal();
+        JsonNode last = records.get(records.size() - 1);
+        assertThat(last.path("type").asText()).isEqualTo("autopilot.run_finished");
+        assertThat(last.path("data").path("outcome").asText()).isEqualTo("COMPLETED");
+        assertThat(last.path("data").path("journalLinesLeftOut").asLong()).isPositive();
+        assertThat(journal.size()).isLessThan(3000 + 4000); // the limit, the run_started and run_finished records
+    }
+
+    @Test
     void aProcessThatLingersAfterItsResultIsStopped() {
         FakeSession session = FakeSession.lingering(Captures.stdout("cli-happy"));
         long started = System.nanoTime();

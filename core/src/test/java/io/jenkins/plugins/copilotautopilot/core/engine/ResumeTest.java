@@ -179,7 +179,8 @@ class ResumeTest {
                 channel.truncate(checkpoint.journalBytes());
             }
             OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
-            return engine(secondLog, append).resume(command.options(), command.secretVariables(), System.getenv(),
+            return engine(secondLog, append).resume(command.options().timeout(), command.options().inactivityTimeout(),
+                    AutopilotEngine.secretValues(command.options(), command.secretVariables(), System.getenv()),
                     session, checkpoint, startedAt);
         }
 

@@ -123,7 +123,7 @@ public final class E2eRun {
         }
 
         public E2eRun run() throws IOException {
-            Path root = Files.createTempDirectory("copilot-e2e-");
+            Path root = Files.createTempDirectory(TestFolders.root(), "e2e-");
             Path work = Files.createDirectories(root.resolve("work"));
             Path control = root.resolve("control");
             Path journal = root.resolve("journal.jsonl");
