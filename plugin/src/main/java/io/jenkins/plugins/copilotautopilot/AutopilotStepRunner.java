@@ -18,49 +18,82 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
 import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.WorkspacePaths;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
+import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles;
 import io.jenkins.plugins.copilotautopilot.core.journal.SafeFileNames;
 import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
+import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
 import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
 import io.jenkins.plugins.copilotautopilot.core.settings.GithubTokenSource;
 import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
- * Runs one {@link CopilotAutopilotTask} in a build, Pipeline or Freestyle: resolves the credentials, finds
- * the CLI on the agent, launches it there through the build's launcher, and lets the core engine stream,
- * mask, journal and judge the session. Every decision is made by the engine; this class only connects it
- * to Jenkins.
+ * Where a build meets the engine, Pipeline or Freestyle: starts a session on the build's agent (credentials,
+ * the CLI, the working directory, the control folder), resumes following it after a controller restart, and
+ * records it when it has ended. Every decision about the session itself is the engine's.
  */
 final class AutopilotStepRunner {
     static final String JOURNAL_FOLDER = "copilot-autopilot";
+    private static final String CHECKPOINT_SUFFIX = ".checkpoint";
+    private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** How the controller looks at running sessions: soon after output, at most every half second when quiet. */
+    static final EngineTimings TIMINGS = new EngineTimings(
+            Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMinMillis", 100)),
+            Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMaxMillis", 500)),
+            Duration.ofSeconds(10), Duration.ofSeconds(15), 1024 * 1024);
+    /** The most of a session's CLI output its journal keeps, in MiB of characters. */
+    static final long JOURNAL_LIMIT_MB = Long.getLong(AutopilotStepRunner.class.getName() + ".journalLimitMegabytes", 256);
 
     private AutopilotStepRunner() {
     }
 
-    /** A finished session and what it makes of the build, decided with the settings the session ran with. */
-    record Finished(SessionResult result, BuildVerdict verdict) {
+    /** A session that was started: its follower, its handle on the agent (null when it could not start), its saved state. */
+    record Started(SessionFollower follower, AgentSession session, ResumeState state) {
     }
 
-    static Finished perform(CopilotAutopilotTask task, Run<?, ?> run, FilePath workspace, EnvVars env,
-                                 Launcher launcher, TaskListener listener, String invocationId)
-            throws IOException, InterruptedException {
+    /**
+     * Starts a session: resolves the settings and credentials, finds (or installs) the CLI, writes the control
+     * folder and launches the CLI on the agent. The log gets the header; the journal its first record.
+     *
+     * @param sensitiveVariables names of build variables whose values are secrets ({@code withCredentials})
+     * @param propagate          false: the step gives its result instead of failing (kept for a resume)
+     * @throws AbortException for settings that cannot run (the message says what to change)
+     */
+    static Started start(CopilotAutopilotTask task, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
+                         TaskListener listener, String invocationId, Collection<String> sensitiveVariables,
+                         boolean propagate, AgentSession.Access access) throws IOException, InterruptedException {
         TaskSettings settings = task.toSettings().withDefaults(CopilotAutopilotConfiguration.get().toDefaults());
         if (!settings.fromDefaults().isEmpty()) {
             listener.getLogger().println(Messages.AutopilotStepRunner_FromDefaults(String.join(", ", settings.fromDefaults())));
         }
         GithubTokenSource tokenSource = settings.githubTokenSource(env);
-        String token = githubToken(tokenSource, run, env);
+        String token = githubToken(tokenSource.credentialsId(), tokenSource.variable(), tokenSource.fromDefaults(), run, env);
         String apiKey = settings.providerCredentialsId() != null
                 ? StringCredentialLookup.secret(run, settings.providerCredentialsId(), "providerCredentialsId")
                 : null;
         AutopilotOptions options;
         try {
-            options = settings.toOptions(token, apiKey);
+            options = withSensitiveVariables(settings.toOptions(token, apiKey), sensitiveVariables, env);
         } catch (InvalidOptionsException e) {
             throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
         }
@@ -71,49 +104,218 @@ final class AutopilotStepRunner {
             listener.getLogger().println(Messages.AutopilotStepRunner_TokenSource(tokenSource.describe()));
         }
         FilePath workDir = workingDirectory(settings, workspace);
+        boolean insideContainer = AgentCliLauncher.insideContainer(launcher);
+        CliExecutable cli = insideContainer
+                // the agent's file system is not the container's: the launch script looks for the CLI in there
+                ? new CliExecutable(nullToEmpty(cliLocation(settings, workspace, env, listener)), null)
+                : locate(cliLocation(settings, workspace, env, listener), env, launcher);
 
+        FilePath tmp = WorkspaceList.tempDir(workspace);
+        if (tmp == null) {
+            throw new AbortException(Messages.AutopilotStepRunner_NoTempDir(workspace.getRemote()));
+        }
+        FilePath controlFolder = tmp.child("copilot-autopilot-" + UUID.randomUUID().toString().substring(0, 8));
+        CliCommand command;
+        try {
+            command = CliCommandBuilder.build(options, cli, workDir.getRemote(), controlFolder.getRemote(), env);
+        } catch (InvalidOptionsException e) {
+            throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
+        }
+        File journal = journalFile(run, invocationId);
+        long startedAt = System.currentTimeMillis();
+        SessionFollower follower = engine(listener, Files.newOutputStream(journal.toPath())).follow(command, env, startedAt);
+        AgentSession session = null;
+        try {
+            session = (AgentSession) new AgentCliLauncher(workspace, launcher, env, listener, access).launch(command);
+        } catch (AbortException e) {
+            follower.launchFailed(e.getMessage());
+        } catch (IOException e) {
+            follower.launchFailed(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+        ResumeState state = session == null ? null : new ResumeState(invocationId, session.location(), startedAt,
+                millis(options.timeout()), millis(options.inactivityTimeout()), tokenSource.credentialsId(),
+                settings.providerCredentialsId(), command.secretVariables(), settings.resultWhenIncompleteValue().name(),
+                propagate);
+        if (session != null) {
+            saveCheckpoint(run, invocationId, follower.checkpoint());
+        }
+        return new Started(follower, session, state);
+    }
+
+    /**
+     * Follows a session again after the controller restarted: the secrets are looked up again (from the same
+     * credentials and variables), the journal is cut back to the last checkpoint, and the new follower reads the
+     * session up to there without printing anything.
+     *
+     * @throws IOException when the agent cannot be reached yet (try again later)
+     */
+    static SessionFollower resume(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, AgentSession session)
+            throws IOException, InterruptedException {
+        List<String> secrets = new ArrayList<>();
+        if (state.tokenCredentialsId != null) {
+            secrets.add(StringCredentialLookup.secret(run, state.tokenCredentialsId, "credentialsId"));
+        }
+        if (state.providerCredentialsId != null) {
+            secrets.add(StringCredentialLookup.secret(run, state.providerCredentialsId, "providerCredentialsId"));
+        }
+        for (String name : state.secretVariables) {
+            String value = env.get(name);
+            if (value != null && !value.isBlank()) {
+                secrets.add(value);
+            }
+        }
+        Checkpoint checkpoint = readCheckpoint(run, state.invocationId);
+        Path journal = journalFile(run, state.invocationId).toPath();
+        if (!Files.exists(journal)) {
+            Files.createFile(journal);
+        }
+        try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
+            if (channel.size() > checkpoint.journalBytes()) {
+                channel.truncate(checkpoint.journalBytes());
+            }
+        }
+        OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
+        try {
+            return engine(listener, append).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
+                    secrets, session, checkpoint, state.startedAtMillis);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            append.close();
+            throw e;
+        }
+    }
+
+    private static AutopilotEngine engine(TaskListener listener, OutputStream journal) {
+        return AutopilotEngine.builder(new PrintStreamLogSink(listener.getLogger()))
+                .journalTo(journal)
+                .journalLimit(JOURNAL_LIMIT_MB * 1024 * 1024)
+                .timings(TIMINGS)
+                .build();
+    }
+
+    /** The options plus the build's secret variables that are set, so their values are masked and hidden from tools. */
+    private static AutopilotOptions withSensitiveVariables(AutopilotOptions options, Collection<String> names, EnvVars env) {
+        Set<String> add = new LinkedHashSet<>();
+        for (String name : names) {
+            if (name != null && VARIABLE_NAME.matcher(name).matches() && env.get(name) != null
+                    && !options.secretEnvVars().contains(name)) {
+                add.add(name);
+            }
+        }
+        if (add.isEmpty()) {
+            return options;
+        }
+        AutopilotOptions.Builder builder = options.toBuilder();
+        add.forEach(builder::secretEnvVar);
+        return builder.build();
+    }
+
+    /**
+     * Follows a session on this thread until it has ended (Freestyle builds). An interrupt (the build was aborted)
+     * stops the session; the interrupt is consumed, the outcome says ABORTED.
+     */
+    static SessionResult followHere(SessionFollower follower, AgentSession session, TaskListener listener) {
+        long delay = 0;
+        boolean reported = false;
+        while (true) {
+            if (Thread.interrupted()) {
+                follower.requestAbort();
+            }
+            try {
+                SessionFollower.Tick tick = follower.tick(session);
+                if (tick.finished()) {
+                    return tick.result();
+                }
+                reported = false;
+                delay = TIMINGS.nextDelayMillis(delay, tick.gotData());
+                if (tick.gotData()) {
+                    continue;
+                }
+            } catch (AgentSession.GoneException e) {
+                return follower.lost(null, e.getMessage());
+            } catch (IOException e) {
+                if (!reported) {
+                    listener.getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
+                    reported = true;
+                }
+                if (follower.abortRequested()) {
+                    return follower.abortedUnreachable(e.getMessage());
+                }
+                if (follower.pastWallClockLimit()) {
+                    return follower.lost(null, e.getMessage());
+                }
+                delay = TIMINGS.pollMax().toMillis();
+            } catch (InterruptedException e) {
+                follower.requestAbort();
+                continue;
+            }
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                follower.requestAbort();
+            }
+        }
+    }
+
+    /** Records the finished session on the build (its journal compressed) and says where to see it. */
+    static SessionRecord record(Run<?, ?> run, String invocationId, SessionResult result, TaskListener listener) {
+        String journalName = journalFile(run, invocationId).getName();
+        try {
+            journalName = JournalFiles.compress(journalFile(run, invocationId).toPath()).getFileName().toString();
+        } catch (IOException e) {
+            listener.getLogger().println(Messages.AutopilotStepRunner_CannotCompressJournal(e.getMessage()));
+        }
+        deleteCheckpoint(run, invocationId);
+        SessionRecord record = new SessionRecord(invocationId, journalName, result);
+        try {
+            CopilotAutopilotRunAction.record(run, record);
+        } catch (IOException e) {
+            listener.getLogger().println(Messages.AutopilotStepRunner_CannotSave(e.getMessage()));
+        }
+        try {
+            listener.hyperlink("/" + run.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/",
+                    Messages.AutopilotStepRunner_DetailsLink());
+            listener.getLogger().println();
+        } catch (IOException e) {
+            listener.getLogger().println(Messages.AutopilotStepRunner_DetailsLink());
+        }
+        return record;
+    }
+
+    /** What the outcome makes of the build, with the settings the session ran with. */
+    static BuildVerdict verdict(SessionResult result, String resultWhenIncomplete) {
+        return BuildVerdict.of(result.outcome(), ResultWhenIncomplete.parse(resultWhenIncomplete));
+    }
+
+    /** The build's failure message: the outcome and its reason, no stack trace. */
+    static String failureMessage(SessionResult result) {
+        return Messages.AutopilotStepRunner_Failed(result.outcome().name(), result.reason());
+    }
+
+    private static String githubToken(String credentialsId, String variable, boolean fromDefaults, Run<?, ?> run, EnvVars env)
+            throws AbortException {
+        if (credentialsId != null) {
+            return StringCredentialLookup.secret(run, credentialsId, fromDefaults ? "credentialsId (global default)" : "credentialsId");
+        }
+        return variable != null ? env.get(variable) : null;
+    }
+
+    /** The CLI on the agent, resolved there (paths and files are the agent's). */
+    private static CliExecutable locate(String configured, EnvVars env, Launcher launcher) throws IOException, InterruptedException {
         VirtualChannel channel = launcher.getChannel();
         if (channel == null) {
             throw new AbortException(Messages.AutopilotStepRunner_Offline());
         }
-        CliExecutable cli;
         try {
-            cli = LocateCliCallable.executable(channel.call(
-                    new LocateCliCallable(cliLocation(settings, workspace, env, listener), env.get("PATH"))));
+            return LocateCliCallable.executable(channel.call(new LocateCliCallable(configured, env.get("PATH"))));
         } catch (CliNotFoundException e) {
             throw new AbortException(e.getMessage());
         }
-
-        FilePath home = copilotHome(workspace);
-        File journal = journalFile(run, invocationId);
-        try (OutputStream journalOut = Files.newOutputStream(journal.toPath())) {
-            CliCommand command = CliCommandBuilder.build(options, cli, workDir.getRemote(), home.getRemote());
-            AutopilotEngine engine = AutopilotEngine.builder(new PrintStreamLogSink(listener.getLogger()))
-                    .journalTo(journalOut)
-                    .build();
-            SessionResult result = engine.run(command, new JenkinsCliLauncher(launcher, env, workDir));
-            CopilotAutopilotRunAction.record(run, new SessionRecord(invocationId, journal.getName(), result));
-            if (Thread.interrupted()) {
-                throw new InterruptedException(result.reason());
-            }
-            return new Finished(result, BuildVerdict.of(result.outcome(), settings.resultWhenIncompleteValue()));
-        } finally {
-            deleteQuietly(home, listener);
-        }
-    }
-
-    private static String githubToken(GithubTokenSource source, Run<?, ?> run, EnvVars env) throws AbortException {
-        if (source.credentialsId() != null) {
-            return StringCredentialLookup.secret(run, source.credentialsId(),
-                    source.fromDefaults() ? "credentialsId (global default)" : "credentialsId");
-        }
-        return source.variable() != null ? env.get(source.variable()) : null;
     }
 
     /**
-     * What to hand the CLI locator on the agent: the step's {@code copilotPath}; else the named (or default)
-     * tool installation, installed on this agent now if it has an installer; else {@code COPILOT_CLI} from the
-     * build's environment; else null, to search the PATH.
+     * What to hand the CLI locator: the step's {@code copilotPath}; else the named (or default) tool installation,
+     * installed on this agent now if it has an installer; else {@code COPILOT_CLI} from the build's environment;
+     * else null, to search the PATH.
      */
     private static String cliLocation(TaskSettings settings, FilePath workspace, EnvVars env, TaskListener listener)
             throws IOException, InterruptedException {
@@ -135,13 +337,8 @@ final class AutopilotStepRunner {
         return env.get(CopilotCliInstallation.CLI_VARIABLE);
     }
 
-    /** The build's failure message: the outcome and its reason, no stack trace. */
-    static String failureMessage(SessionResult result) {
-        return Messages.AutopilotStepRunner_Failed(result.outcome().name(), result.reason());
-    }
-
-    private static FilePath workingDirectory(TaskSettings settings, FilePath workspace)
-            throws IOException, InterruptedException {
+    /** The agent's working directory, created if it does not exist yet (as {@code sh} creates the workspace). */
+    private static FilePath workingDirectory(TaskSettings settings, FilePath workspace) throws IOException, InterruptedException {
         String relative;
         try {
             relative = WorkspacePaths.relative(settings.workingDirectory());
@@ -150,37 +347,59 @@ final class AutopilotStepRunner {
         }
         FilePath dir = relative.isEmpty() ? workspace : workspace.child(relative);
         if (!dir.isDirectory()) {
-            throw new AbortException(Messages.AutopilotStepRunner_NoWorkingDirectory(dir.getRemote()));
+            if (dir.exists()) {
+                throw new AbortException(Messages.AutopilotStepRunner_NotADirectory(dir.getRemote()));
+            }
+            dir.mkdirs();
         }
         return dir;
     }
 
-    /** A private, empty COPILOT_HOME in the workspace's temporary area, removed afterwards. */
-    private static FilePath copilotHome(FilePath workspace) throws IOException, InterruptedException {
-        FilePath tmp = WorkspaceList.tempDir(workspace);
-        if (tmp == null) {
-            throw new AbortException(Messages.AutopilotStepRunner_NoTempDir(workspace.getRemote()));
-        }
-        FilePath home = tmp.child("copilot-home-" + UUID.randomUUID());
-        home.mkdirs();
-        return home;
-    }
-
     /** The journal of one step invocation, under the build's folder on the controller. */
-    static File journalFile(Run<?, ?> run, String invocationId) throws IOException {
+    static File journalFile(Run<?, ?> run, String invocationId) {
         File folder = new File(run.getRootDir(), JOURNAL_FOLDER);
-        Files.createDirectories(folder.toPath());
+        try {
+            Files.createDirectories(folder.toPath());
+        } catch (IOException e) {
+            // reported by whoever writes the file
+        }
         return SafeFileNames.resolveInside(folder.toPath(), invocationId + ".jsonl").toFile();
     }
 
-    private static void deleteQuietly(FilePath dir, TaskListener listener) {
+    private static Path checkpointFile(Run<?, ?> run, String invocationId) {
+        return SafeFileNames.resolveInside(new File(run.getRootDir(), JOURNAL_FOLDER).toPath(), invocationId + CHECKPOINT_SUFFIX);
+    }
+
+    /** Notes how far the log and the journal got (atomically: a restart reads either the old or the new one). */
+    static void saveCheckpoint(Run<?, ?> run, String invocationId, Checkpoint checkpoint) throws IOException {
+        Path file = checkpointFile(run, invocationId);
+        Path partial = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(partial, checkpoint.toText(), StandardCharsets.UTF_8);
+        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    static Checkpoint readCheckpoint(Run<?, ?> run, String invocationId) throws IOException {
+        Path file = checkpointFile(run, invocationId);
+        return Files.exists(file) ? Checkpoint.parse(Files.readString(file, StandardCharsets.UTF_8)) : Checkpoint.START;
+    }
+
+    private static void deleteCheckpoint(Run<?, ?> run, String invocationId) {
         try {
-            dir.deleteRecursive();
-        } catch (IOException | InterruptedException e) {
-            listener.getLogger().println(Messages.AutopilotStepRunner_CannotDeleteHome(dir.getRemote(), e.getMessage()));
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+            Files.deleteIfExists(checkpointFile(run, invocationId));
+        } catch (IOException e) {
+            // a stale checkpoint of a finished session is never read
         }
+    }
+
+    private static Long millis(Duration d) {
+        return d == null ? null : d.toMillis();
+    }
+
+    private static Duration duration(Long millis) {
+        return millis == null ? null : Duration.ofMillis(millis);
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
     }
 }

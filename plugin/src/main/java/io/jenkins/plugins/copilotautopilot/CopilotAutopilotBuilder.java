@@ -7,6 +7,7 @@ import hudson.Extension;
 import hudson.FilePath;
 import hudson.Launcher;
 import hudson.Util;
+import hudson.model.AbstractBuild;
 import hudson.model.AbstractProject;
 import hudson.model.Item;
 import hudson.model.Result;
@@ -21,6 +22,7 @@ import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import jenkins.tasks.SimpleBuildStep;
 import net.sf.json.JSONObject;
 import org.kohsuke.stapler.AncestorInPath;
@@ -66,12 +68,36 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     public void perform(@NonNull Run<?, ?> run, @NonNull FilePath workspace, @NonNull EnvVars env,
                         @NonNull Launcher launcher, @NonNull TaskListener listener) throws InterruptedException, IOException {
         String invocation = CopilotAutopilotRunAction.nextBuildStepId(run);
-        AutopilotStepRunner.Finished finished =
-                AutopilotStepRunner.perform(this, run, workspace, env, launcher, listener, invocation);
-        SessionResult result = finished.result();
-        switch (finished.verdict()) {
+        Set<String> sensitive = run instanceof AbstractBuild<?, ?> build ? build.getSensitiveBuildVariables() : Set.of();
+        AgentSession.Access access = new AgentSession.Access() {
+            @Override
+            public Launcher launcher() {
+                return launcher;
+            }
+
+            @Override
+            public TaskListener listener() {
+                return listener;
+            }
+        };
+        AutopilotStepRunner.Started started = AutopilotStepRunner.start(this, run, workspace, env, launcher, listener,
+                invocation, sensitive, true, access);
+        SessionResult result = started.session() == null ? started.follower().result()
+                : AutopilotStepRunner.followHere(started.follower(), started.session(), listener);
+        Thread.interrupted(); // an abort was handled above: saving the build must not fail on the interrupt
+        if (started.session() != null) {
+            try {
+                started.session().cleanup();
+            } catch (IOException e) {
+                listener.getLogger().println(Messages.AutopilotStepRunner_CannotDeleteHome(
+                        started.session().location().controlFolder, e.getMessage()));
+            }
+        }
+        AutopilotStepRunner.record(run, invocation, result, listener);
+        String resultWhenIncomplete = started.state() == null ? "FAILURE" : started.state().resultWhenIncomplete;
+        switch (AutopilotStepRunner.verdict(result, resultWhenIncomplete)) {
             case UNSTABLE:
-                listener.getLogger().println(Messages.CopilotAutopilotBuilder_Unstable(result.reason()));
+                listener.getLogger().println(Messages.CopilotAutopilotStepExecution_Warning(result.outcome().name(), result.reason()));
                 run.setResult(Result.UNSTABLE);
                 break;
             case FAILURE:

@@ -58,6 +58,7 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     private String providerWireApi;
     private String providerCredentialsId;
     private boolean offline;
+    private boolean propagate = true;
 
     @DataBoundConstructor
     public CopilotAutopilotStep(String prompt) {
@@ -263,6 +264,16 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     @DataBoundSetter
     public void setOffline(boolean offline) {
         this.offline = offline;
+    }
+
+    /** True (the default): an outcome that fails the build fails the step. False: the step returns its map instead. */
+    public boolean isPropagate() {
+        return propagate;
+    }
+
+    @DataBoundSetter
+    public void setPropagate(boolean propagate) {
+        this.propagate = propagate;
     }
 
     @Extension

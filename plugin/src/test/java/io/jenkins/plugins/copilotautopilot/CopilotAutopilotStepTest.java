@@ -149,8 +149,11 @@ class CopilotAutopilotStepTest {
         WorkflowRun b = j.buildAndAssertSuccess(pipeline("node { copilotAutopilot prompt: '''" + prompt
                 + "''', credentialsId: 'copilot-token', copilotPath: '" + cli + "' }"));
 
-        assertThat(Files.readAllLines(fake.argsFile()), hasItems("--prompt=" + prompt, "--autopilot", "--no-ask-user",
+        // the task is the CLI's standard input, never an argument
+        assertEquals(prompt, Files.readString(fake.stdinFile(), StandardCharsets.UTF_8));
+        assertThat(Files.readAllLines(fake.argsFile()), hasItems("--autopilot", "--no-ask-user",
                 "--secret-env-vars=COPILOT_GITHUB_TOKEN"));
+        assertThat(Files.readString(fake.argsFile()), not(containsString("tick")));
         j.assertLogContains("COMPLETED", b);
     }
 

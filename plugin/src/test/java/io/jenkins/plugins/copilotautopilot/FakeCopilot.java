@@ -19,6 +19,7 @@ final class FakeCopilot {
     private Integer exitCode;
     private final StringBuilder before = new StringBuilder();
     private String hangMarker;
+    private String pauseSeconds;
     private String summary;
 
     private FakeCopilot(Path dir) {
@@ -52,6 +53,12 @@ final class FakeCopilot {
         return this;
     }
 
+    /** After the first turn starts, waits {@code seconds} (as a model or a tool would), then goes on. */
+    FakeCopilot pausingAfterTheFirstTurn(String seconds) {
+        this.pauseSeconds = seconds;
+        return this;
+    }
+
     /** Replaces the agent's summary in the replayed capture (any text; it is JSON-escaped here). */
     FakeCopilot withSummary(String text) {
         this.summary = text;
@@ -61,6 +68,16 @@ final class FakeCopilot {
     /** Where the script records its arguments, one per line. */
     Path argsFile() {
         return dir.resolve("args.txt");
+    }
+
+    /** Where the script records its standard input (the task). */
+    Path stdinFile() {
+        return dir.resolve("stdin.txt");
+    }
+
+    /** Where the script records the variables the CLI was started with, {@code NAME=value} per line. */
+    Path envFile() {
+        return dir.resolve("env.txt");
     }
 
     /** Writes the script and returns its path. */
@@ -77,11 +94,19 @@ final class FakeCopilot {
         StringBuilder script = new StringBuilder("#!/bin/sh\n")
                 .append("for a in \"$@\"; do printf '%s\\n' \"$a\"; done > '").append(argsFile()).append("'\n")
                 .append("pwd > '").append(dir.resolve("pwd.txt")).append("'\n")
+                .append("cat > '").append(stdinFile()).append("'\n")
+                .append("env > '").append(envFile()).append("'\n")
                 .append(before);
         if (hangMarker != null) {
             script.append("head -n 8 '").append(events).append("'\n")
                     .append("sleep ").append(hangMarker).append(" &\n")
                     .append("wait\n");
+        }
+        if (pauseSeconds != null) {
+            script.append("head -n 8 '").append(events).append("'\n")
+                    .append("sleep ").append(pauseSeconds).append("\n")
+                    .append("tail -n +9 '").append(events).append("'\n")
+                    .append("exit ").append(exit).append('\n');
         }
         script.append("while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done < '").append(events).append("'\n")
                 .append("exit ").append(exit).append('\n');

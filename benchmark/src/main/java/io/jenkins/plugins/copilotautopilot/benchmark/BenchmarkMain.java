@@ -127,7 +127,8 @@ public final class BenchmarkMain {
             AtomicLong rendered = new AtomicLong();
             AutopilotEngine.builder(l -> rendered.addAndGet(l.getBytes(StandardCharsets.UTF_8).length + 1)).build()
                     .run(CliCommandBuilder.build(AutopilotOptions.builder("x").githubToken("github_pat_x_0123").build(),
-                            new CliExecutable("/benchmark/copilot", null), work.toString(), work.toString()), ReplayLauncher.ofCapture(capture));
+                            new CliExecutable("/benchmark/copilot", null), work.toString(), work.resolve("control").toString(),
+                            java.util.Map.of()), ReplayLauncher.ofCapture(capture));
             row("Log size / stdout size, capture `" + capture + "`", pct(rendered.get(), raw) + " (" + fmt(rendered.get()) + " of " + fmt(raw) + " bytes)",
                     "—");
         }

@@ -60,16 +60,21 @@ final class PipelineRun {
                         .provider(null)
                         .timeout(null).inactivityTimeout(null)
                         .build(),
-                new CliExecutable("/benchmark/copilot", "1.0.102"), workDir.toString(), workDir.toString());
+                new CliExecutable("/benchmark/copilot", "1.0.102"), workDir.toString(), workDir.resolve("control").toString(),
+                java.util.Map.of());
         SessionResult result;
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
         try (OutputStream journalOut = Files.newOutputStream(journal)) {
             result = AutopilotEngine.builder(sink).journalTo(journalOut)
                     .extraSecrets(List.of("sk-benchmark-provider-key-42"))
                     .build().run(command, launcher);
         }
+        long wall = System.nanoTime() - t0;
+        long cpu = threads.getCurrentThreadCpuTime() - cpu0;
         sink.close();
-        return new Result(events, launcher.wallNanos(), launcher.cpuNanos(), sink.lines, Files.size(log),
-                sink.latencies, sink.count, result);
+        return new Result(events, wall, cpu, sink.lines, Files.size(log), sink.latencies, sink.count, result);
     }
 
     /** Writes rendered lines to a file, flushing each (a live log), and notes their latency. */

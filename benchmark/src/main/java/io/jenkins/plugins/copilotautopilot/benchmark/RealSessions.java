@@ -10,7 +10,8 @@ import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
-import io.jenkins.plugins.copilotautopilot.core.process.RunningCli;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -38,21 +39,22 @@ final class RealSessions {
     CliCommand command(String prompt) throws IOException {
         Path run = Files.createTempDirectory(root, "run-");
         Path work = Files.createDirectories(run.resolve("work"));
-        Path home = Files.createDirectories(run.resolve("home"));
         AutopilotOptions options = AutopilotOptions.builder(prompt).model("fake-model").allowAllTools(true)
                 .provider(new ProviderOptions(server.baseUrl(), "openai", "sk-benchmark-key-0001", null, true)).build();
-        return CliCommandBuilder.build(options, cli, work.toString(), home.toString());
+        return CliCommandBuilder.build(options, cli, work.toString(), run.resolve("control").toString(), Map.of());
     }
 
     /** The bare CLI: same command and environment, output to /dev/null. Wall nanoseconds. */
     long bare() throws IOException, InterruptedException {
         CliCommand command = command("Create hi.txt");
+        Path prompt = Files.writeString(Path.of(command.workingDirectory()).resolveSibling("prompt.txt"), command.options().prompt());
+        Files.createDirectories(Path.of(command.controlFolder(), "copilot-home"));
         ProcessBuilder builder = new ProcessBuilder(command.commandLine()).directory(Path.of(command.workingDirectory()).toFile())
+                .redirectInput(prompt.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().putAll(command.environment());
         long start = System.nanoTime();
         Process process = builder.start();
-        process.getOutputStream().close();
         if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
             throw new IOException("the bare CLI failed");
         }
@@ -96,29 +98,26 @@ final class RealSessions {
         CliCommand command = command("Write 800 words");
         AtomicLong raw = new AtomicLong();
         AtomicLong rendered = new AtomicLong();
-        CliLauncher counting = new CliLauncher() {
-            @Override
-            public RunningCli launch(CliCommand c, OutputStream stdout, OutputStream stderr) throws IOException {
-                OutputStream counted = new OutputStream() {
-                    @Override
-                    public void write(int b) throws IOException {
-                        raw.incrementAndGet();
-                        stdout.write(b);
-                    }
+        CliLauncher counting = c -> {
+            CliSession session = new LocalCliLauncher().launch(c);
+            return new CliSession() {
+                @Override
+                public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
+                    SessionPoll poll = session.poll(outputOffset, stderrOffset, maxBytes);
+                    raw.addAndGet(poll.output().length);
+                    return poll;
+                }
 
-                    @Override
-                    public void write(byte[] b, int off, int len) throws IOException {
-                        raw.addAndGet(len);
-                        stdout.write(b, off, len);
-                    }
+                @Override
+                public void stop() throws IOException, InterruptedException {
+                    session.stop();
+                }
 
-                    @Override
-                    public void close() throws IOException {
-                        stdout.close();
-                    }
-                };
-                return new LocalCliLauncher().launch(c, counted, stderr);
-            }
+                @Override
+                public void cleanup() throws IOException, InterruptedException {
+                    session.cleanup();
+                }
+            };
         };
         SessionResult result = AutopilotEngine.builder(line -> rendered.addAndGet(line.getBytes(StandardCharsets.UTF_8).length + 1))
                 .build().run(command, counting);

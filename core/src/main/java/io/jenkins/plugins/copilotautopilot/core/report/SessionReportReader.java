@@ -49,7 +49,8 @@ public final class SessionReportReader {
     }
 
     public static SessionReport read(Path journal) throws IOException {
-        try (BufferedReader reader = Files.newBufferedReader(journal, StandardCharsets.UTF_8)) {
+        try (BufferedReader reader = new BufferedReader(new java.io.InputStreamReader(
+                io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles.open(journal), StandardCharsets.UTF_8))) {
             return read(reader);
         }
     }

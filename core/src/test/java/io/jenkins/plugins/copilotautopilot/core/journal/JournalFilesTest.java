@@ -1,0 +1,34 @@
+package io.jenkins.plugins.copilotautopilot.core.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
+import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JournalFilesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCompressedJournalReadsLikeThePlainOneAndIsSmaller() throws Exception {
+        Path plain = dir.resolve("node-7.jsonl");
+        byte[] lines = Captures.stdout("cli-longstream");
+        Files.write(plain, lines);
+        int turns = SessionReportReader.read(plain).turns().size();
+
+        Path compressed = JournalFiles.compress(plain);
+
+        assertThat(compressed.getFileName().toString()).isEqualTo("node-7.jsonl.gz");
+        assertThat(plain).doesNotExist();
+        assertThat(Files.size(compressed)).isLessThan(lines.length / 3);
+        try (InputStream in = JournalFiles.open(compressed)) {
+            assertThat(in.readAllBytes()).isEqualTo(lines);
+        }
+        assertThat(SessionReportReader.read(compressed).turns()).hasSize(turns);
+    }
+}

@@ -1,0 +1,57 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import hudson.remoting.VirtualChannel;
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import java.io.File;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Path;
+import jenkins.MasterToSlaveFileCallable;
+
+/**
+ * On the agent: reads what the CLI wrote into its control folder since the given positions, in one round
+ * trip. Only JDK types and this plugin's {@link Answer} cross the channel.
+ */
+final class PollCallable extends MasterToSlaveFileCallable<PollCallable.Answer> {
+    private static final long serialVersionUID = 1L;
+
+    private final long outputOffset;
+    private final long stderrOffset;
+    private final int maxBytes;
+
+    PollCallable(long outputOffset, long stderrOffset, int maxBytes) {
+        this.outputOffset = outputOffset;
+        this.stderrOffset = stderrOffset;
+        this.maxBytes = maxBytes;
+    }
+
+    @Override
+    public Answer invoke(File folder, VirtualChannel channel) throws IOException {
+        Path path = folder.toPath();
+        // the exit code first: once it is there, the output files are complete
+        Integer exitCode = LocalCliSession.readExitCode(path);
+        return new Answer(LocalCliSession.read(path.resolve(ControlFolder.OUTPUT), outputOffset, maxBytes),
+                LocalCliSession.read(path.resolve(ControlFolder.STDERR), stderrOffset, maxBytes), exitCode,
+                exitCode == null ? null : LocalCliSession.readLaunchError(path), folder.isDirectory());
+    }
+
+    /** What the agent found. */
+    static final class Answer implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        final byte[] output;
+        final byte[] stderr;
+        final Integer exitCode;
+        final String launchError;
+        final boolean folderExists;
+
+        Answer(byte[] output, byte[] stderr, Integer exitCode, String launchError, boolean folderExists) {
+            this.output = output;
+            this.stderr = stderr;
+            this.exitCode = exitCode;
+            this.launchError = launchError;
+            this.folderExists = folderExists;
+        }
+    }
+}
