@@ -33,6 +33,8 @@ final class JsonLineScanner {
     /** Per plain field of {@code data}: name start, name end, value start, value end (strings: inside the quotes), string? */
     private int[] spans = new int[40];
     private int fields;
+    /** Whether the string {@link #string} last read had an escape. */
+    private boolean escaped;
 
     /** Scans a line; returns the event, or null when the line is not a valid JSON object with a string type. */
     CliEvent scan(String line) {
@@ -111,6 +113,7 @@ final class JsonLineScanner {
                 return -1;
             }
             int nameEnd = i - 1;
+            boolean escapedName = escaped;
             if (nameEnd - nameStart > MAX_NAME && !jacksonReads("{" + s.substring(nameStart - 1, nameEnd + 1) + ":0}")) {
                 return -1;
             }
@@ -124,7 +127,7 @@ final class JsonLineScanner {
             }
             char c = s.charAt(i);
             int valueStart = i;
-            boolean data = role == TOP && is(nameStart, nameEnd, "data");
+            boolean data = role == TOP && is(nameStart, nameEnd, escapedName, "data");
             if (data) {
                 fields = 0; // the last "data" counts, as in a tree
             }
@@ -137,7 +140,7 @@ final class JsonLineScanner {
                 return -1;
             }
             if (role == TOP) {
-                noteTop(nameStart, nameEnd, c, valueStart, i);
+                noteTop(nameStart, nameEnd, escapedName, c, valueStart, i);
             } else if (role == DATA && c != '{' && c != '[' && c != 'n') {
                 note(nameStart, nameEnd, c == '"' ? valueStart + 1 : valueStart, c == '"' ? i - 1 : i, c == '"');
             }
@@ -157,14 +160,14 @@ final class JsonLineScanner {
     }
 
     /** A member of the event object: {@code type}, {@code ephemeral}, {@code timestamp} and {@code agentId} matter. */
-    private void noteTop(int nameStart, int nameEnd, char first, int valueStart, int valueEnd) {
-        if (is(nameStart, nameEnd, "type")) {
+    private void noteTop(int nameStart, int nameEnd, boolean escapedName, char first, int valueStart, int valueEnd) {
+        if (is(nameStart, nameEnd, escapedName, "type")) {
             type = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
-        } else if (is(nameStart, nameEnd, "ephemeral")) {
+        } else if (is(nameStart, nameEnd, escapedName, "ephemeral")) {
             ephemeral = first == 't';
-        } else if (is(nameStart, nameEnd, "timestamp")) {
+        } else if (is(nameStart, nameEnd, escapedName, "timestamp")) {
             timestamp = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
-        } else if (is(nameStart, nameEnd, "agentId")) {
+        } else if (is(nameStart, nameEnd, escapedName, "agentId")) {
             subAgent = first != 'n';
         }
     }
@@ -203,12 +206,14 @@ final class JsonLineScanner {
     /** {@code i} is at the opening quote; returns the index after the closing quote, or -1. */
     private int string(int i) {
         int start = ++i;
+        escaped = false;
         while (i < n) {
             char c = s.charAt(i);
             if (c == '"') {
                 return i - start > MAX_STRING && !jacksonReads("[" + s.substring(start - 1, i + 1) + "]") ? -1 : i + 1;
             }
             if (c == '\\') {
+                escaped = true;
                 if (i + 1 >= n) {
                     return -1;
                 }
@@ -317,11 +322,11 @@ final class JsonLineScanner {
     }
 
     /** Whether the name in s[start, end) is {@code name}, escapes resolved ({@code "\\u0074ype"} is {@code type}). */
-    private boolean is(int start, int end, String name) {
-        if (end - start == name.length() && s.startsWith(name, start)) {
-            return true;
+    private boolean is(int start, int end, boolean escapedName, String name) {
+        if (escapedName) {
+            return decode(s, start, end).equals(name);
         }
-        return end - start > name.length() && hasBackslash(s, start, end) && decode(s, start, end).equals(name);
+        return end - start == name.length() && s.startsWith(name, start);
     }
 
     private static boolean hex(char c) {
