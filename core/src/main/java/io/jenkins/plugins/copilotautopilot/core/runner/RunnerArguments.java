@@ -37,7 +37,7 @@ public final class RunnerArguments {
             "      --allow-all-tools          let the agent run any tool without asking (off by default)",
             "      --allow-tool PATTERN       allow a tool, e.g. 'shell(npm test)', 'write' (repeatable)",
             "      --deny-tool PATTERN        deny a tool; beats allow (repeatable)",
-            "      --add-dir DIR              let the agent access another directory (repeatable)",
+            "      --add-dir DIR              let the agent access another, existing directory (repeatable)",
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
