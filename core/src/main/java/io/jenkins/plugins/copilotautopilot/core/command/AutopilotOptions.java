@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -74,36 +75,53 @@ public final class AutopilotOptions {
         return b;
     }
 
-    /** Every problem with these options, in words a user can act on; empty when they can run. */
+    /**
+     * Every problem with these options, in words a user can act on, settings named by the Jenkins step's
+     * parameter names; empty when they can run.
+     */
     public List<String> validate() {
-        List<String> problems = new ArrayList<>();
+        return validate(Setting::parameterName);
+    }
+
+    /** Every problem with these options, settings named by {@code names}; empty when they can run. */
+    public List<String> validate(Function<Setting, String> names) {
+        List<String> messages = new ArrayList<>();
+        for (OptionProblem problem : problems()) {
+            messages.add(problem.message(names));
+        }
+        return messages;
+    }
+
+    /** Every problem with these options, each with the setting it is about; empty when they can run. */
+    public List<OptionProblem> problems() {
+        List<OptionProblem> problems = new ArrayList<>();
         if (prompt == null || prompt.isBlank()) {
-            problems.add("The prompt is empty: give the agent a task.");
+            problems.add(fixed(Setting.PROMPT, "The prompt is empty: give the agent a task."));
         } else {
             if (prompt.indexOf('\0') >= 0) {
-                problems.add("The prompt contains a NUL character, which cannot be passed to a program.");
+                problems.add(fixed(Setting.PROMPT, "The prompt contains a NUL character, which cannot be passed to a program."));
             }
             int bytes = prompt.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > MAX_PROMPT_BYTES) {
-                problems.add("The prompt is " + bytes + " bytes long; the limit for one command-line argument is "
-                        + MAX_PROMPT_BYTES + " bytes.");
+                problems.add(fixed(Setting.PROMPT, "The prompt is " + bytes + " bytes long; the limit for one command-line argument is "
+                        + MAX_PROMPT_BYTES + " bytes."));
             }
         }
         if (maxAutopilotContinues != null && maxAutopilotContinues < 0) {
-            problems.add("maxAutopilotContinues must be 0 or more, was " + maxAutopilotContinues + ".");
+            problems.add(named(Setting.MAX_AUTOPILOT_CONTINUES, " must be 0 or more, was " + maxAutopilotContinues + "."));
         }
-        checkPositive(problems, "timeout", timeout);
-        checkPositive(problems, "inactivityTimeout", inactivityTimeout);
-        checkEntries(problems, "allowTools", allowTools);
-        checkEntries(problems, "denyTools", denyTools);
-        checkEntries(problems, "addDirs", addDirs);
+        checkPositive(problems, Setting.TIMEOUT, timeout);
+        checkPositive(problems, Setting.INACTIVITY_TIMEOUT, inactivityTimeout);
+        checkEntries(problems, Setting.ALLOW_TOOLS, allowTools);
+        checkEntries(problems, Setting.DENY_TOOLS, denyTools);
+        checkEntries(problems, Setting.ADD_DIRS, addDirs);
         for (String name : secretEnvVars) {
             if (name == null || !ENV_NAME.matcher(name).matches()) {
-                problems.add("secretEnvVars: '" + name + "' is not an environment variable name.");
+                problems.add(named(Setting.SECRET_ENV_VARS, ": '" + name + "' is not an environment variable name."));
             }
         }
         if (model != null && model.chars().anyMatch(c -> c < 0x20)) {
-            problems.add("model contains a control character.");
+            problems.add(named(Setting.MODEL, " contains a control character."));
         }
         if (provider != null) {
             checkProvider(problems);
@@ -120,21 +138,32 @@ public final class AutopilotOptions {
         return this;
     }
 
-    private void checkProvider(List<String> problems) {
+    /** A problem whose message names no setting. */
+    private static OptionProblem fixed(Setting setting, String message) {
+        return new OptionProblem(setting, names -> message);
+    }
+
+    /** A problem whose message is the setting's name followed by {@code rest}. */
+    private static OptionProblem named(Setting setting, String rest) {
+        return new OptionProblem(setting, names -> names.apply(setting) + rest);
+    }
+
+    private void checkProvider(List<OptionProblem> problems) {
         String url = provider.baseUrl();
         if (url == null || url.isBlank()) {
-            problems.add("providerBaseUrl is empty: give the provider's endpoint, e.g. http://127.0.0.1:11434/v1.");
+            problems.add(named(Setting.PROVIDER_BASE_URL, " is empty: give the provider's endpoint, e.g. http://127.0.0.1:11434/v1."));
         } else if (!isHttpUrl(url)) {
-            problems.add("providerBaseUrl must be an http:// or https:// URL, was '" + url + "'.");
+            problems.add(named(Setting.PROVIDER_BASE_URL, " must be an http:// or https:// URL, was '" + url + "'."));
         }
         if (provider.type() != null && !PROVIDER_TYPES.contains(provider.type().toLowerCase(Locale.ROOT))) {
-            problems.add("providerType must be one of openai, azure, anthropic; was '" + provider.type() + "'.");
+            problems.add(named(Setting.PROVIDER_TYPE, " must be one of openai, azure, anthropic; was '" + provider.type() + "'."));
         }
         if (provider.wireApi() != null && !WIRE_APIS.contains(provider.wireApi().toLowerCase(Locale.ROOT))) {
-            problems.add("providerWireApi must be completions or responses; was '" + provider.wireApi() + "'.");
+            problems.add(named(Setting.PROVIDER_WIRE_API, " must be completions or responses; was '" + provider.wireApi() + "'."));
         }
         if (model == null) {
-            problems.add("An own model provider (providerBaseUrl) needs a model: set model to the provider's model name.");
+            problems.add(new OptionProblem(Setting.MODEL, names -> "An own model provider (" + names.apply(Setting.PROVIDER_BASE_URL)
+                    + ") needs a model: set " + names.apply(Setting.MODEL) + " to the provider's model name."));
         }
     }
 
@@ -149,19 +178,19 @@ public final class AutopilotOptions {
         }
     }
 
-    private static void checkPositive(List<String> problems, String name, Duration value) {
+    private static void checkPositive(List<OptionProblem> problems, Setting setting, Duration value) {
         if (value != null && (value.isNegative() || value.isZero())) {
-            problems.add(name + " must be positive, was " + value.toSeconds() + " seconds.");
+            problems.add(named(setting, " must be positive, was " + value.toSeconds() + " seconds."));
         }
     }
 
-    private static void checkEntries(List<String> problems, String name, List<String> entries) {
+    private static void checkEntries(List<OptionProblem> problems, Setting setting, List<String> entries) {
         for (int i = 0; i < entries.size(); i++) {
             String entry = entries.get(i);
             if (entry == null || entry.isBlank()) {
-                problems.add(name + ": entry " + (i + 1) + " is empty.");
+                problems.add(named(setting, ": entry " + (i + 1) + " is empty."));
             } else if (entry.chars().anyMatch(c -> c < 0x20)) {
-                problems.add(name + ": entry " + (i + 1) + " contains a line break or control character.");
+                problems.add(named(setting, ": entry " + (i + 1) + " contains a line break or control character."));
             }
         }
     }

@@ -121,6 +121,11 @@ public final class LineAssembler extends OutputStream {
         }
     }
 
+    /** The size of the buffer held for the current line, for tests. */
+    synchronized int bufferedCapacity() {
+        return buffer.length;
+    }
+
     private boolean isBlank(int usable) {
         for (int i = 0; i < usable; i++) {
             byte b = buffer[i];

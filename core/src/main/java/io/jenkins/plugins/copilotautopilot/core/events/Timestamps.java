@@ -34,13 +34,14 @@ final class Timestamps {
                     }
                 }
             }
-            if (ok) {
+            if (ok && second < 60) {
                 try {
                     return LocalDateTime.of(year, month, day, hour, minute, second, nanos).toInstant(ZoneOffset.UTC);
                 } catch (java.time.DateTimeException e) {
                     return null;
                 }
             }
+            // a leap second (23:59:60) goes the general way, which reads it as the JDK does
         }
         try {
             return Instant.parse(text);

@@ -7,11 +7,10 @@ import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.Reader;
 import java.io.Writer;
 import java.net.URI;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
@@ -19,9 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -32,9 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * Installs a Copilot CLI release into a folder: downloads the archive for the platform, checks its SHA-256
- * while unpacking it into a staging folder, finds the native binary in it, and only then replaces the
- * folder. A marker file records what was installed, so the same release is not downloaded again; a failed
+ * Installs a Copilot CLI release into a folder: downloads the archive for the platform into a temporary file,
+ * checks its SHA-256, only then unpacks it into a staging folder, finds the native binary in it, and only then
+ * replaces the folder. A marker file records what was installed, so the same release is not downloaded again; a failed
  * or mismatching download leaves the previous installation as it was.
  */
 public final class CliInstaller {
@@ -69,9 +66,7 @@ public final class CliInstaller {
         Files.createDirectories(folder.getParent());
         ReentrantLock jvmLock = LOCKS.computeIfAbsent(folder, f -> new ReentrantLock());
         jvmLock.lockInterruptibly();
-        try (FileChannel channel = FileChannel.open(folder.resolveSibling(folder.getFileName() + ".lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = channel.lock()) {
+        try (InstallLock ignored = InstallLock.acquire(folder.resolveSibling(folder.getFileName() + ".lock"))) {
             CliExecutable installed = installedAlready(folder, shownUrl, release);
             if (installed != null) {
                 log.accept("Copilot CLI " + release.version() + " is already installed in " + folder + ".");
@@ -87,36 +82,28 @@ public final class CliInstaller {
             throws IOException, InterruptedException {
         refuseForeignFolder(folder);
         log.accept("Installing Copilot CLI " + release.version() + " for " + platform.id() + " from " + shownUrl);
-        Path staging = Files.createTempDirectory(folder.getParent(), "." + folder.getFileName() + ".partial-");
+        Path archive = Files.createTempFile(folder.getParent(), "." + folder.getFileName() + ".download-", ".part");
         try {
-            MessageDigest sha256 = sha256();
-            long size;
-            try (InputStream download = downloads.open(url);
-                 CountingInputStream counted = new CountingInputStream(new DigestInputStream(download, sha256))) {
-                Archives.extract(counted, archiveName(url), staging);
-                counted.transferTo(java.io.OutputStream.nullOutputStream());
-                size = counted.count();
-            } catch (CliInstallException | InterruptedIOException e) {
-                throw e;
-            } catch (IOException e) {
-                throw new CliInstallException("Could not unpack the Copilot CLI archive from " + shownUrl + ": "
-                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ". Nothing was"
-                        + " installed. Check the download URL template: a proxy or mirror may have answered with a web"
-                        + " page instead of the archive.", e);
-            }
-            String actual = HexFormat.of().formatHex(sha256.digest());
+            long size = download(url, shownUrl, archive);
+            String actual = sha256Of(archive);
             if (release.sha256() != null && !release.sha256().equals(actual)) {
                 throw new CliInstallException("The Copilot CLI archive from " + shownUrl + " has SHA-256 " + actual
                         + ", not the expected " + release.sha256() + ". Nothing was installed. Check the checksum"
                         + " configured for version " + release.version() + " and the download URL.");
             }
-            if (locate(staging) == null) {
-                throw new CliInstallException("The archive from " + shownUrl + " holds no Copilot CLI executable"
-                        + " (looked for '" + platform.executableName() + "' at its top level, in bin/ and in package/)."
-                        + " Check the download URL template.");
+            Path staging = Files.createTempDirectory(folder.getParent(), "." + folder.getFileName() + ".partial-");
+            try {
+                unpack(archive, archiveName(url), shownUrl, staging);
+                if (locate(staging) == null) {
+                    throw new CliInstallException("The archive from " + shownUrl + " holds no Copilot CLI executable"
+                            + " (looked for '" + platform.executableName() + "' at its top level, in bin/ and in package/)."
+                            + " Check the download URL template.");
+                }
+                writeMarker(staging, release, shownUrl, actual, platform);
+                replace(folder, staging);
+            } finally {
+                deleteRecursively(staging);
             }
-            writeMarker(staging, release, shownUrl, actual, platform);
-            replace(folder, staging);
             CliExecutable cli = locate(folder);
             if (cli == null) {
                 throw new CliInstallException("The Copilot CLI was unpacked into " + folder + " but cannot be found there.");
@@ -125,8 +112,58 @@ public final class CliInstaller {
                     + ") in " + folder + ".");
             return cli;
         } finally {
-            deleteRecursively(staging);
+            Files.deleteIfExists(archive);
         }
+    }
+
+    /** Saves the download to {@code archive}; nothing is unpacked before its checksum is known. */
+    private long download(URI url, String shownUrl, Path archive) throws IOException, InterruptedException {
+        try (InputStream in = downloads.open(url); OutputStream out = Files.newOutputStream(archive)) {
+            byte[] buffer = new byte[64 * 1024];
+            long size = 0;
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("Interrupted while downloading the Copilot CLI.");
+                }
+                out.write(buffer, 0, n);
+                size += n;
+            }
+            return size;
+        } catch (CliInstallException | InterruptedIOException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new CliInstallException("Could not download the Copilot CLI from " + shownUrl + ": " + describe(e)
+                    + ". Nothing was installed.", e);
+        }
+    }
+
+    private static void unpack(Path archive, String name, String shownUrl, Path staging) throws IOException {
+        try {
+            Archives.extract(archive, name, staging);
+        } catch (InterruptedIOException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new CliInstallException("Could not unpack the Copilot CLI archive from " + shownUrl + ": " + describe(e)
+                    + ". Nothing was installed. Check the download URL template: a proxy or mirror may have answered"
+                    + " with a web page instead of the archive.", e);
+        }
+    }
+
+    private static String describe(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private static String sha256Of(Path file) throws IOException {
+        MessageDigest sha256 = sha256();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                sha256.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(sha256.digest());
     }
 
     private static CliExecutable installedAlready(Path folder, String shownUrl, CliRelease release) {
@@ -222,51 +259,5 @@ public final class CliInstaller {
                 return FileVisitResult.CONTINUE;
             }
         });
-    }
-
-    /** Counts the bytes read, for the log line. */
-    private static final class CountingInputStream extends java.io.FilterInputStream {
-        private long count;
-
-        CountingInputStream(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            // skipping would bypass the digest: read instead
-            byte[] buffer = new byte[8192];
-            long left = n;
-            while (left > 0) {
-                int r = read(buffer, 0, (int) Math.min(buffer.length, left));
-                if (r < 0) {
-                    break;
-                }
-                left -= r;
-            }
-            return n - left;
-        }
-
-        long count() {
-            return count;
-        }
     }
 }

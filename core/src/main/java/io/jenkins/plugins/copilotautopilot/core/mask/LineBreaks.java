@@ -1,8 +1,10 @@
 package io.jenkins.plugins.copilotautopilot.core.mask;
 
 /**
- * Line breaks that may split a secret: real ones ({@code \n}, {@code \r}) and the two-character JSON
- * escapes ({@code \\n}, {@code \\r}) under which they appear inside a raw event line.
+ * Line breaks that may split a secret: real ones ({@code \n}, {@code \r}) and their JSON escapes at any
+ * depth, a run of backslashes before {@code n} or {@code r} ({@code \\n} inside a raw event line, {@code \\\\n}
+ * when a tool printed JSON there). Taking out a run that was an escaped backslash before a plain letter only
+ * lets the search see a secret split around it; the direct search still runs on the text as it is.
  */
 final class LineBreaks {
     private LineBreaks() {
@@ -13,12 +15,12 @@ final class LineBreaks {
             return true;
         }
         int at = text.indexOf('\\');
-        while (at >= 0 && at + 1 < text.length()) {
-            char next = text.charAt(at + 1);
-            if (next == 'n' || next == 'r') {
+        while (at >= 0) {
+            int after = afterBackslashes(text, at);
+            if (after < text.length() && isBreakLetter(text.charAt(after))) {
                 return true;
             }
-            at = text.indexOf('\\', at + 2);
+            at = text.indexOf('\\', after);
         }
         return false;
     }
@@ -28,22 +30,42 @@ final class LineBreaks {
         StringBuilder flat = new StringBuilder(text.length());
         int[] origin = new int[text.length()];
         int n = 0;
-        for (int i = 0; i < text.length(); i++) {
+        int i = 0;
+        while (i < text.length()) {
             char c = text.charAt(i);
             if (c == '\n' || c == '\r') {
+                i++;
                 continue;
             }
-            if (c == '\\' && i + 1 < text.length()) {
-                char next = text.charAt(i + 1);
-                if (next == 'n' || next == 'r') {
-                    i++;
+            if (c == '\\') {
+                int after = afterBackslashes(text, i);
+                if (after < text.length() && isBreakLetter(text.charAt(after))) {
+                    i = after + 1;
                     continue;
                 }
+                for (; i < after; i++) {
+                    flat.append('\\');
+                    origin[n++] = i;
+                }
+                continue;
             }
             flat.append(c);
             origin[n++] = i;
+            i++;
         }
         return new Squeezed(flat.toString(), origin);
+    }
+
+    private static int afterBackslashes(String text, int at) {
+        int i = at;
+        while (i < text.length() && text.charAt(i) == '\\') {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isBreakLetter(char c) {
+        return c == 'n' || c == 'r';
     }
 
     record Squeezed(String text, int[] origin) {

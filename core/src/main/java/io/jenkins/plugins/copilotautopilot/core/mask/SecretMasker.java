@@ -13,7 +13,9 @@ import java.util.Set;
  * Replaces secret values with {@value #MASK} in any text: the live log, the journal, the summary,
  * error messages.
  *
- * <p>Each secret is looked for in several spellings: literal, JSON-escaped, URL-encoded and base64
+ * <p>Each secret is looked for in several spellings: literal, JSON-escaped (up to three levels deep: a tool
+ * that prints JSON holding the secret, inside the event's JSON line, escapes a quote or backslash twice),
+ * URL-encoded and base64
  * (standard and URL-safe alphabets, at the three possible byte alignments, so that a token inside a
  * longer base64 blob such as {@code user:token} is found too). A secret split across lines — by a
  * real line break or by a JSON {@code \n} escape — is found as well: the search runs over the text
@@ -157,14 +159,28 @@ public final class SecretMasker {
         private SecretSpellings() {
         }
 
+        /** JSON escaping levels looked for: a tool may print JSON that holds JSON, inside the event's JSON line. */
+        static final int MAX_JSON_DEPTH = 3;
+
         static Set<String> of(String secret) {
             Set<String> out = new LinkedHashSet<>();
             out.add(secret);
-            out.add(JsonEscapes.escape(secret, false));
-            out.add(JsonEscapes.escape(secret, true));
-            out.add(JsonEscapes.escape(secret, false).replace("/", "\\/"));
-            out.add(JsonEscapes.escape(secret, true).replace("/", "\\/"));
-            out.add(upperHexEscapes(JsonEscapes.escape(secret, true)));
+            Set<String> level = new LinkedHashSet<>();
+            level.add(JsonEscapes.escape(secret, false));
+            level.add(JsonEscapes.escape(secret, true));
+            level.add(JsonEscapes.escape(secret, false).replace("/", "\\/"));
+            level.add(JsonEscapes.escape(secret, true).replace("/", "\\/"));
+            level.add(upperHexEscapes(JsonEscapes.escape(secret, true)));
+            out.addAll(level);
+            for (int depth = 2; depth <= MAX_JSON_DEPTH; depth++) {
+                Set<String> deeper = new LinkedHashSet<>();
+                for (String spelling : level) {
+                    deeper.add(JsonEscapes.escape(spelling, false));
+                    deeper.add(JsonEscapes.escape(spelling, true));
+                }
+                out.addAll(deeper);
+                level = deeper;
+            }
             out.add(java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8));
             out.add(java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8).replace("+", "%20"));
             byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);

@@ -9,7 +9,7 @@ import io.jenkins.plugins.copilotautopilot.core.text.Texts;
  *
  * <p>Order matters: a stop we caused (abort, timeout, stall) wins over anything the stream said; then
  * a launch failure; then model errors, a failing exit code and a missing result line (FAILED); only a
- * clean end is judged on {@code session.task_complete}: COMPLETED with a non-blank summary and
+ * clean end is judged on {@code session.task_complete}: COMPLETED with a summary that has a visible character ({@link Texts#isBlank}) and
  * {@code success} not false, INCOMPLETE otherwise.
  */
 public final class OutcomeDecider {

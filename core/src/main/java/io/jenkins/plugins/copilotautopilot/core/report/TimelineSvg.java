@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.report;
 
 import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
+import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.time.Duration;
@@ -201,11 +202,16 @@ public final class TimelineSvg {
         return String.format(Locale.ROOT, "%.1f", v);
     }
 
-    /** XML escaping for text and attribute values; characters XML cannot carry are dropped. */
-    public static String escape(String text) {
-        if (text == null) {
+    /**
+     * Untrusted text made safe for SVG text and attribute values: terminal control sequences are removed whole
+     * and bidirectional overrides neutralised ({@link ConsoleText}), then XML-escaped; characters XML cannot
+     * carry are dropped.
+     */
+    public static String escape(String raw) {
+        if (raw == null) {
             return "";
         }
+        String text = ConsoleText.clean(raw);
         StringBuilder out = new StringBuilder(text.length() + 16);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

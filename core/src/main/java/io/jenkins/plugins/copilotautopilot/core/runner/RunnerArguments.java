@@ -3,13 +3,11 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
-import java.io.IOException;
+import io.jenkins.plugins.copilotautopilot.core.command.Setting;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +37,7 @@ public final class RunnerArguments {
             "      --allow-all-tools          let the agent run any tool without asking (off by default)",
             "      --allow-tool PATTERN       allow a tool, e.g. 'shell(npm test)', 'write' (repeatable)",
             "      --deny-tool PATTERN        deny a tool; beats allow (repeatable)",
-            "      --add-dir DIR              let the agent access another directory (repeatable)",
+            "      --add-dir DIR              let the agent access another, existing directory (repeatable)",
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
@@ -56,16 +54,37 @@ public final class RunnerArguments {
             "      COPILOT_PROVIDER_API_KEY                          the provider's API key",
             "      --secret-env-var NAME      another variable whose value must be masked and hidden from tools (repeatable)",
             "",
-            "  -h, --help                     this help");
+            "Boolean options also take =true or =false. Options other than the repeatable ones may be given once.",
+            "",
+            "  -h, --help                     this help",
+            "      --version                  print the runner's version and the Copilot CLI's");
+
+    /** How the user points the runner at the CLI, for messages. */
+    public static final String HOW_TO_SET_CLI = "--copilot or COPILOT_CLI";
 
     private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
+
+    /** The runner's name for each setting that {@link AutopilotOptions#validate(java.util.function.Function)} reports. */
+    private static final Map<Setting, String> OPTION_NAMES = new EnumMap<>(Map.ofEntries(
+            Map.entry(Setting.PROMPT, "--prompt"),
+            Map.entry(Setting.MODEL, "--model"),
+            Map.entry(Setting.MAX_AUTOPILOT_CONTINUES, "--max-autopilot-continues"),
+            Map.entry(Setting.TIMEOUT, "--timeout"),
+            Map.entry(Setting.INACTIVITY_TIMEOUT, "--inactivity-timeout"),
+            Map.entry(Setting.ALLOW_TOOLS, "--allow-tool"),
+            Map.entry(Setting.DENY_TOOLS, "--deny-tool"),
+            Map.entry(Setting.ADD_DIRS, "--add-dir"),
+            Map.entry(Setting.SECRET_ENV_VARS, "--secret-env-var"),
+            Map.entry(Setting.PROVIDER_BASE_URL, "--provider-base-url"),
+            Map.entry(Setting.PROVIDER_TYPE, "--provider-type"),
+            Map.entry(Setting.PROVIDER_WIRE_API, "--provider-wire-api")));
 
     private RunnerArguments() {
     }
 
     /** What the command line asks for. */
     public record Parsed(AutopilotOptions options, String workingDirectory, String copilotPath, Path journal,
-                         Path timeline, boolean help) {
+                         Path timeline, boolean help, boolean version) {
     }
 
     /** Thrown for a command line that cannot be used; the message says why. */
@@ -75,112 +94,77 @@ public final class RunnerArguments {
         }
     }
 
-    public static Parsed parse(String[] args, Map<String, String> env, InputStream stdin) throws UsageException {
-        String prompt = null;
-        String promptFile = null;
-        String dir = null;
-        String copilot = env.get("COPILOT_CLI");
-        String model = env.get("COPILOT_MODEL");
-        Integer maxContinues = null;
-        boolean allowAll = false;
-        List<String> allow = new ArrayList<>();
-        List<String> deny = new ArrayList<>();
-        List<String> addDirs = new ArrayList<>();
-        List<String> secretVars = new ArrayList<>();
-        Duration timeout = AutopilotOptions.DEFAULT_TIMEOUT;
-        Duration inactivity = AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT;
-        Path journal = null;
-        Path timeline = null;
-        String baseUrl = env.get("COPILOT_PROVIDER_BASE_URL");
-        String providerType = env.get("COPILOT_PROVIDER_TYPE");
-        String wireApi = env.get("COPILOT_PROVIDER_WIRE_API");
-        boolean offline = "true".equalsIgnoreCase(env.getOrDefault("COPILOT_OFFLINE", ""));
+    /** The runner's option for a setting, e.g. {@code --max-autopilot-continues}. */
+    public static String optionName(Setting setting) {
+        return OPTION_NAMES.get(setting);
+    }
 
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name = arg;
-            String inline = null;
-            if (arg.startsWith("--") && arg.contains("=")) {
-                name = arg.substring(0, arg.indexOf('='));
-                inline = arg.substring(arg.indexOf('=') + 1);
-            }
-            switch (name) {
-                case "-h", "--help" -> {
-                    return new Parsed(null, null, null, null, null, true);
-                }
-                case "--allow-all-tools" -> allowAll = true;
-                case "--offline" -> offline = true;
-                default -> {
-                    if (!name.startsWith("-")) {
-                        throw new UsageException("unexpected argument '" + arg + "' (put the task in --prompt)");
-                    }
-                    String value = inline;
-                    if (value == null) {
-                        if (i + 1 >= args.length) {
-                            throw new UsageException(name + " needs a value");
-                        }
-                        value = args[++i];
-                    }
-                    switch (name) {
-                        case "-p", "--prompt" -> prompt = value;
-                        case "--prompt-file" -> promptFile = value;
-                        case "-C", "--dir" -> dir = value;
-                        case "--copilot" -> copilot = value;
-                        case "--model" -> model = value;
-                        case "--max-autopilot-continues" -> maxContinues = integer(name, value);
-                        case "--allow-tool" -> allow.add(value);
-                        case "--deny-tool" -> deny.add(value);
-                        case "--add-dir" -> addDirs.add(value);
-                        case "--secret-env-var" -> secretVars.add(value);
-                        case "--timeout" -> timeout = duration(name, value);
-                        case "--inactivity-timeout" -> inactivity = duration(name, value);
-                        case "--journal" -> journal = Path.of(value);
-                        case "--timeline" -> timeline = Path.of(value);
-                        case "--provider-base-url" -> baseUrl = value;
-                        case "--provider-type" -> providerType = value;
-                        case "--provider-wire-api" -> wireApi = value;
-                        default -> throw new UsageException("unknown option " + name + " (see --help)");
-                    }
-                }
-            }
+    /**
+     * Reads the command line. The options are checked here, each problem named by the option the user typed;
+     * a {@link Parsed#help()} or {@link Parsed#version()} request carries no options.
+     */
+    public static Parsed parse(String[] args, Map<String, String> env, InputStream stdin) throws UsageException {
+        OptionValues given = OptionValues.read(args);
+        String copilot = given.last("--copilot", env.get("COPILOT_CLI"));
+        if (given.flag("--help", false)) {
+            return new Parsed(null, null, copilot, null, null, true, false);
         }
+        if (given.flag("--version", false)) {
+            return new Parsed(null, null, copilot, null, null, false, true);
+        }
+        String prompt = given.last("--prompt", null);
+        String promptFile = given.last("--prompt-file", null);
+        String dir = given.last("--dir", null);
         if (prompt != null && promptFile != null) {
             throw new UsageException("give either --prompt or --prompt-file, not both");
         }
         if (promptFile != null) {
-            prompt = readPrompt(promptFile, stdin);
+            prompt = PromptFiles.read(promptFile, stdin);
         }
         if (prompt == null) {
             throw new UsageException("no task: give --prompt TEXT or --prompt-file FILE");
         }
+        String maxContinues = given.last("--max-autopilot-continues", null);
+        String timeout = given.last("--timeout", null);
+        String inactivity = given.last("--inactivity-timeout", null);
         AutopilotOptions.Builder options = AutopilotOptions.builder(prompt)
-                .model(model)
-                .maxAutopilotContinues(maxContinues)
-                .allowAllTools(allowAll)
+                .model(given.last("--model", env.get("COPILOT_MODEL")))
+                .maxAutopilotContinues(maxContinues == null ? null : integer("--max-autopilot-continues", maxContinues))
+                .allowAllTools(given.flag("--allow-all-tools", false))
                 .githubToken(EnvironmentTokens.githubToken(env))
-                .timeout(timeout)
-                .inactivityTimeout(inactivity);
-        allow.forEach(options::allowTool);
-        deny.forEach(options::denyTool);
-        addDirs.forEach(options::addDir);
-        secretVars.forEach(options::secretEnvVar);
+                .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))
+                .inactivityTimeout(inactivity == null ? AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT
+                        : duration("--inactivity-timeout", inactivity));
+        given.all("--allow-tool").forEach(options::allowTool);
+        given.all("--deny-tool").forEach(options::denyTool);
+        for (String addDir : given.all("--add-dir")) {
+            String problem = RunnerChecks.addDir(addDir, dir);
+            if (problem != null) {
+                throw new UsageException(problem);
+            }
+            options.addDir(addDir);
+        }
+        given.all("--secret-env-var").forEach(options::secretEnvVar);
+        String baseUrl = given.last("--provider-base-url", env.get("COPILOT_PROVIDER_BASE_URL"));
+        boolean offline = given.flag("--offline", "true".equalsIgnoreCase(env.getOrDefault("COPILOT_OFFLINE", "")));
         if (baseUrl != null && !baseUrl.isBlank()) {
-            options.provider(new ProviderOptions(baseUrl, providerType, env.get("COPILOT_PROVIDER_API_KEY"), wireApi, offline));
+            options.provider(new ProviderOptions(baseUrl, given.last("--provider-type", env.get("COPILOT_PROVIDER_TYPE")),
+                    env.get("COPILOT_PROVIDER_API_KEY"), given.last("--provider-wire-api", env.get("COPILOT_PROVIDER_WIRE_API")),
+                    offline));
         } else if (offline) {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
-        return new Parsed(options.build(), dir, copilot, journal, timeline, false);
+        AutopilotOptions built = options.build();
+        List<String> problems = built.validate(RunnerArguments::optionName);
+        if (!problems.isEmpty()) {
+            throw new UsageException(String.join(" ", problems));
+        }
+        return new Parsed(built, dir, copilot, path(given.last("--journal", null)), path(given.last("--timeline", null)),
+                false, false);
     }
 
-    private static String readPrompt(String file, InputStream stdin) throws UsageException {
-        try {
-            if ("-".equals(file)) {
-                return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            throw new UsageException("cannot read the prompt file " + file + ": " + e.getMessage());
-        }
+    private static Path path(String value) {
+        return value == null ? null : Path.of(value);
     }
 
     private static Integer integer(String name, String value) throws UsageException {

@@ -39,8 +39,40 @@ public final class Texts {
         return out.toString();
     }
 
+    /**
+     * Whether the text shows nothing: null, empty, or only whitespace (also U+00A0, U+2007, U+202F, U+3000),
+     * control characters (NUL, ESC, C1), format characters (U+200B, U+FEFF, bidi marks, U+00AD), fillers
+     * and variation selectors, unassigned code points and lone surrogates.
+     */
     public static boolean isBlank(String text) {
-        return text == null || text.isBlank();
+        if (text == null) {
+            return true;
+        }
+        for (int i = 0; i < text.length(); ) {
+            int c = text.codePointAt(i);
+            if (!isInvisible(c)) {
+                return false;
+            }
+            i += Character.charCount(c);
+        }
+        return true;
+    }
+
+    private static boolean isInvisible(int c) {
+        if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+            return true;
+        }
+        switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.UNASSIGNED:
+                return true;
+            default:
+                break;
+        }
+        // default-ignorable letters and marks that render as nothing: Hangul fillers, variation selectors,
+        // the Mongolian vowel separator, the combining grapheme joiner, the Braille blank
+        return c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180F)
+                || c == 0x2800 || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFFA0
+                || (c >= 0xE0000 && c <= 0xE0FFF);
     }
 
     /** Line breaks become spaces; everything else stays. */

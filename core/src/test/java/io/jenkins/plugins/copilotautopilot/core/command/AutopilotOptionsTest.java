@@ -43,6 +43,27 @@ class AutopilotOptionsTest {
     }
 
     @Test
+    void eachProblemSaysWhichSettingItIsAboutAndCallersNameIt() {
+        AutopilotOptions bad = AutopilotOptions.builder("")
+                .maxAutopilotContinues(-1)
+                .inactivityTimeout(Duration.ZERO)
+                .addDir(" ")
+                .provider(new ProviderOptions("http://127.0.0.1:1/v1", null, null, "grpc", false))
+                .build();
+        assertThat(bad.problems()).extracting(OptionProblem::setting).containsExactly(Setting.PROMPT,
+                Setting.MAX_AUTOPILOT_CONTINUES, Setting.INACTIVITY_TIMEOUT, Setting.ADD_DIRS, Setting.PROVIDER_WIRE_API, Setting.MODEL);
+        assertThat(bad.validate(s -> "--" + s.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))).containsExactly(
+                "The prompt is empty: give the agent a task.",
+                "--max-autopilot-continues must be 0 or more, was -1.",
+                "--inactivity-timeout must be positive, was 0 seconds.",
+                "--add-dirs: entry 1 is empty.",
+                "--provider-wire-api must be completions or responses; was 'grpc'.",
+                "An own model provider (--provider-base-url) needs a model: set --model to the provider's model name.");
+        assertThat(bad.problems().get(1)).hasToString("maxAutopilotContinues must be 0 or more, was -1.");
+        assertThat(bad.validate()).isEqualTo(bad.validate(Setting::parameterName));
+    }
+
+    @Test
     void promptsThatCannotBeAnArgumentAreRefused() {
         assertThat(AutopilotOptions.builder("a\0b").build().validate())
                 .containsExactly("The prompt contains a NUL character, which cannot be passed to a program.");

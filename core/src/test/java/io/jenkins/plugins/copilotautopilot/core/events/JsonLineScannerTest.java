@@ -32,7 +32,9 @@ class JsonLineScannerTest {
             assertThat(event.ephemeral()).isEqualTo(tree.path("ephemeral").isBoolean() && tree.path("ephemeral").asBoolean());
             tree.path("data").fields().forEachRemaining(field -> {
                 JsonNode v = field.getValue();
-                if (v.isNumber()) {
+                if (v.isFloatingPointNumber()) { // the tree holds a double
+                    assertThat(Double.parseDouble(event.dataText(field.getKey()))).isEqualTo(v.doubleValue());
+                } else if (v.isNumber()) {
                     assertThat(new java.math.BigDecimal(event.dataText(field.getKey())))
                             .isEqualByComparingTo(v.decimalValue());
                 } else if (v.isValueNode() && !v.isNull()) {
@@ -70,12 +72,68 @@ class JsonLineScannerTest {
         }
         String deep = "{\"type\":\"a\",\"data\":" + "[".repeat(1200) + "]".repeat(1200) + "}";
         assertAgrees(deep);
+        for (int depth : new int[] {998, 999, 1000, 1001}) {
+            assertAgrees("{\"type\":\"a\",\"data\":" + "[".repeat(depth) + "]".repeat(depth) + "}");
+            assertAgrees("{\"type\":\"a\",\"data\":" + "{\"x\":".repeat(depth) + "1" + "}".repeat(depth) + "}");
+        }
+    }
+
+    @Test
+    void agreesOnEscapedKeys() {
+        for (String line : List.of("{\"\\u0074ype\":\"a\"}", "{\"typ\\u0065\":\"a\",\"d\\u0061ta\":{\"\\u0078\":\"v\"}}",
+                "{\"type\":\"a\",\"\\u0065phemeral\":true}", "{\"type\":\"a\",\"data\":{\"k\":1},\"d\\u0061ta\":[1]}",
+                "{\"type\":\"a\",\"data\":{\"k\":1},\"data\":{\"m\":2}}", "{\"t\\/ype\":\"a\"}",
+                "{\"type\":\"a\",\"timest\\u0061mp\":\"2026-11-30T07:58:47.390Z\"}")) {
+            assertAgrees(line);
+        }
+        CliEvent event = new EventParser().parse("{\"\\u0074ype\":\"result\",\"exitCode\":0}") instanceof CliEvent e ? e : null;
+        assertThat(event).isNotNull();
+        assertThat(event.type()).isEqualTo("result");
+        assertThat(event.root().path("exitCode").asInt(-1)).isZero();
+    }
+
+    @Test
+    void agreesOnJacksonsReadLimits() {
+        String digits = "1".repeat(1000);
+        for (String number : List.of(digits, digits + "1", "-" + digits, "-" + digits + "1", "0." + digits, "0." + digits + "1",
+                "1e" + "1".repeat(999), digits + ".5", "1." + "5".repeat(998), "1." + "5".repeat(999), "1." + "5".repeat(1000))) {
+            assertAgrees("{\"type\":\"result\",\"exitCode\":0,\"n\":" + number + "}");
+            assertAgrees("{\"type\":\"a\",\"data\":{\"n\":" + number + "}}");
+        }
+        assertAgrees("{\"type\":\"a\",\"" + "k".repeat(50_000) + "\":1}");
+        assertAgrees("{\"type\":\"a\",\"data\":{\"n\":1e+" + "1".repeat(998) + ",\"m\":1E-" + "1".repeat(999) + "}}");
+        assertAgrees("{\"type\":\"a\",\"data\":{\"n\":-1.5e-" + "1".repeat(998) + "}}");
+        assertAgrees("{\"type\":\"a\",\"" + "k".repeat(50_001) + "\":1}");
+        assertAgrees("{\"type\":\"a\",\"data\":{\"" + "k".repeat(50_001) + "\":1}}");
+    }
+
+    @Test
+    void agreesOnStringsPastJacksonsLengthLimit() {
+        int limit = com.fasterxml.jackson.core.StreamReadConstraints.DEFAULT_MAX_STRING_LEN;
+        assertAgrees("{\"type\":\"a\",\"data\":{\"s\":\"" + "x".repeat(limit + 1) + "\"}}");
+        assertAgrees("{\"type\":\"a\",\"data\":{\"s\":\"" + "x".repeat(limit - 10) + "\"}}");
+    }
+
+    @Test
+    void anEventIsAlwaysReadableAsATree() {
+        for (String line : List.of("{\"type\":\"result\",\"exitCode\":3,\"n\":" + "9".repeat(1001) + "}",
+                "{\"\\u0074ype\":\"result\",\"exitCode\":3}", "{\"type\":\"result\",\"exitCode\":3,\"" + "k".repeat(50_001) + "\":1}")) {
+            if (new EventParser().parse(line) instanceof CliEvent event) {
+                assertThat(event.root().isMissingNode()).as("tree of %s", line.substring(0, Math.min(40, line.length()))).isFalse();
+                assertThat(event.root().path("exitCode").asInt()).isEqualTo(3);
+            }
+        }
     }
 
     @Test
     void agreesOnRandomlyMutatedLines() {
         Random random = new Random(20261130L);
         List<String> lines = captureLines();
+        // the cases where the scanner once disagreed: escaped keys, numbers, names near Jackson's limits
+        lines.addAll(List.of("{\"\\u0074ype\":\"result\",\"exitCode\":0,\"d\\u0061ta\":{\"k\\u0065y\":\"v\"}}",
+                "{\"type\":\"result\",\"exitCode\":1,\"n\":" + "7".repeat(1000) + "}",
+                "{\"type\":\"a\",\"data\":{\"f\":0." + "5".repeat(1000) + ",\"e\":1e-" + "3".repeat(998) + "}}",
+                "{\"type\":\"a\",\"data\":{\"" + "k".repeat(50_000) + "\":true}}"));
         for (int round = 0; round < 20_000; round++) {
             StringBuilder line = new StringBuilder(lines.get(random.nextInt(lines.size())));
             int edits = 1 + random.nextInt(3);

@@ -57,11 +57,19 @@ class LineAssemblerTest {
         LineAssembler big = new LineAssembler((t, b, tr) -> lines.add(new Line(t.substring(0, 10), b, tr)), 1024);
         byte[] chunk = new byte[1 << 20];
         java.util.Arrays.fill(chunk, (byte) 'y');
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        int largestBuffer = 0;
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < 50; i++) { // 50 MB without a line break
             big.write(chunk, 0, chunk.length);
+            largestBuffer = Math.max(largestBuffer, big.bufferedCapacity());
         }
         big.write(new byte[] {'\n'}, 0, 1);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+
         assertThat(lines).containsExactly(new Line("yyyyyyyyyy", 50L << 20, true));
+        assertThat(largestBuffer).as("bytes held for the line").isLessThanOrEqualTo(8 * 1024);
+        assertThat(allocated).as("bytes allocated while 50 MB went through").isLessThan(2L << 20);
     }
 
     @Test

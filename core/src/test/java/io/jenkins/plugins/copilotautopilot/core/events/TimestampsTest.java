@@ -26,6 +26,12 @@ class TimestampsTest {
     }
 
     @Test
+    void aLeapSecondIsReadAsTheJdkReadsIt() {
+        assertThat(Timestamps.parse("2016-12-31T23:59:60Z")).isNotNull().isEqualTo(Instant.parse("2016-12-31T23:59:60Z"));
+        assertThat(Timestamps.parse("2016-12-31T23:59:60.250Z")).isEqualTo(Instant.parse("2016-12-31T23:59:60.250Z"));
+    }
+
+    @Test
     void otherIsoFormsGoTheSlowWayAndNonsenseIsNull() {
         assertThat(Timestamps.parse("2026-11-30T09:58:47+02:00")).isEqualTo(Instant.parse("2026-11-30T07:58:47Z"));
         assertThat(Timestamps.parse("2026-02-30T07:58:47.000Z")).as("no 30 February").isNull();

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.testing.ArchiveWriter;
 import io.jenkins.plugins.copilotautopilot.core.testing.FileServer;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -147,8 +151,77 @@ class CliInstallerTest {
         assertThat(run(new CliExecutable(home.resolve("copilot").toString(), null))).isEqualTo("copilot 1.0.101");
         assertThat(Files.readString(home.resolve(CliInstaller.MARKER))).contains("version=1.0.101");
         try (var left = Files.list(tools)) {
-            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("cli", "cli.lock");
+            assertThat(left.map(p -> p.getFileName().toString())).as("no lock, download or staging left").containsExactly("cli");
         }
+    }
+
+    @Test
+    void aChecksumMismatchUnpacksNothingNotEvenIntoStaging() throws Exception {
+        server.serve(path("1.0.102"), cliArchive("1.0.102"));
+        Path home = tools.resolve("cli");
+        List<String> whenTheDownloadEnded = new CopyOnWriteArrayList<>();
+        Downloads watching = new Downloads() {
+            @Override
+            public InputStream open(URI uri) throws IOException, InterruptedException {
+                return new FilterInputStream(super.open(uri)) {
+                    @Override
+                    public void close() throws IOException {
+                        try (Stream<Path> all = Files.walk(tools)) {
+                            all.filter(p -> !p.equals(tools)).forEach(p -> whenTheDownloadEnded.add(tools.relativize(p).toString()));
+                        }
+                        super.close();
+                    }
+                };
+            }
+        };
+
+        assertThatThrownBy(() -> new CliInstaller(watching, log::add).install(home, platform, release("1.0.102", "0".repeat(64))))
+                .isInstanceOf(CliInstallException.class).hasMessageContaining("Nothing was installed");
+
+        assertThat(whenTheDownloadEnded).as("what existed when the download ended").isNotEmpty()
+                .allMatch(p -> p.equals("cli.lock") || p.startsWith(".cli.download-"));
+        try (Stream<Path> left = Files.walk(tools)) {
+            assertThat(left.filter(p -> !p.equals(tools))).as("nothing left, not even a lock file").isEmpty();
+        }
+    }
+
+    @Test
+    void aTarWithAWrongHeaderChecksumIsRefused() throws Exception {
+        server.serve(path("1.0.102"), new ArchiveWriter()
+                .file("copilot", 0755, ArchiveWriter.script("copilot 1.0.102"))
+                .corruptChecksums()
+                .tarGz());
+
+        assertThatThrownBy(() -> install(tools.resolve("cli"), release("1.0.102", null)))
+                .isInstanceOf(CliInstallException.class)
+                .hasMessageContaining("Could not unpack the Copilot CLI archive from " + server.baseUrl() + path("1.0.102"))
+                .hasMessageContaining("a tar header checksum does not match (entry 'copilot'): the archive is corrupt")
+                .hasMessageContaining("Nothing was installed");
+        assertThat(tools.resolve("cli")).doesNotExist();
+        try (var left = Files.list(tools)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void unpacksPaxLongNamesAndBase256Sizes() throws Exception {
+        String longName = "package/" + "a-folder-with-a-long-name/".repeat(5) + "notice-\u00fcn\u00efcode.txt";
+        assertThat(longName.length()).isGreaterThan(100);
+        server.serve(path("1.0.102"), new ArchiveWriter()
+                .file("copilot", 0755, ArchiveWriter.script("copilot 1.0.102"))
+                .paxFile(longName, 0644, "the long-named file")
+                .tarGz());
+        Path home = tools.resolve("cli");
+
+        assertThat(run(install(home, release("1.0.102", null)))).isEqualTo("copilot 1.0.102");
+        assertThat(Files.readString(home.resolve(longName))).isEqualTo("the long-named file");
+        assertThat(home.resolve("long-name-truncated")).doesNotExist();
+
+        server.serve(path("1.0.103"), new ArchiveWriter()
+                .base256Sizes()
+                .file("copilot", 0755, ArchiveWriter.script("copilot 1.0.103"))
+                .tarGz());
+        assertThat(run(install(home, release("1.0.103", null)))).isEqualTo("copilot 1.0.103");
     }
 
     @Test
@@ -316,5 +389,6 @@ class CliInstallerTest {
             pool.shutdownNow();
         }
         assertThat(server.hits(path("1.0.102"))).isEqualTo(1);
+        assertThat(tools.resolve("cli.lock")).as("the lock file is removed").doesNotExist();
     }
 }

@@ -146,6 +146,76 @@ class EventJournalTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"deltaContent\":\"hello\"");
     }
 
+    /** The secret of the issue: a quote and a backslash, so that every JSON level escapes it once more. */
+    private static final String QUOTED = "Tok\"en\\Val";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A tool.execution_complete line as the CLI writes it, its result being {@code content}. */
+    private static String toolResultLine(String content) throws Exception {
+        var data = JSON.createObjectNode().put("toolCallId", "call_1").put("success", true);
+        data.putObject("result").put("content", content).put("detailedContent", content);
+        return JSON.createObjectNode().put("type", "tool.execution_complete").<com.fasterxml.jackson.databind.node.ObjectNode>set("data", data)
+                .put("id", "1e2db6bd-94bd-4c08-8ff4-ac2ac6bf8ba3").put("timestamp", "2026-11-30T07:58:48.100Z").toString();
+    }
+
+    private static String shellOutputLine(String text) {
+        return JSON.createObjectNode().put("type", "tool.shell_output").<com.fasterxml.jackson.databind.node.ObjectNode>set("data",
+                JSON.createObjectNode().put("toolCallId", "call_1").put("stream", "stdout").put("text", text)).put("ephemeral", true).toString();
+    }
+
+    private static String json(String key, String value) throws Exception {
+        return JSON.writeValueAsString(java.util.Map.of(key, value));
+    }
+
+    private String journalFor(SecretMasker masker, List<String> rawLines) throws Exception {
+        EventJournal j = new EventJournal(out, masker);
+        for (String raw : rawLines) {
+            j.recordEvent((CliEvent) new EventParser().parse(raw));
+        }
+        j.close();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aSecretWithQuoteAndBackslashIsMaskedAtEveryJsonDepth() throws Exception {
+        String once = json("k", QUOTED);                         // a tool printed {"k":"Tok\"en\\Val"}
+        String twice = json("env", once);                        // a tool printed JSON holding that JSON
+        String brokenLine = json("k", "Tok\"e\nn\\Val");          // a tool wrapped the secret inside its JSON string
+        assertThat(toolResultLine(once)).contains("Tok\\\\\\\"en\\\\\\\\Val"); // two levels of escaping in the event line
+        String journal = journalFor(SecretMasker.of(List.of(QUOTED)),
+                List.of(toolResultLine(once), toolResultLine(twice), toolResultLine(brokenLine), toolResultLine(QUOTED)));
+
+        assertThat(journal).doesNotContain("Tok").doesNotContain("Val");
+        String[] lines = journal.split("\n");
+        assertThat(lines).hasSize(4);
+        assertThat(JSON.readTree(lines[0]).path("data").path("result").path("content").asText()).isEqualTo("{\"k\":\"****\"}");
+        JsonNode inner = JSON.readTree(JSON.readTree(lines[1]).path("data").path("result").path("content").asText());
+        assertThat(inner.path("env").asText()).isEqualTo("{\"k\":\"****\"}");
+        assertThat(JSON.readTree(lines[2]).path("data").path("result").path("content").asText()).isEqualTo("{\"k\":\"****\"}");
+        assertThat(JSON.readTree(lines[3]).path("data").path("result").path("content").asText()).isEqualTo("****");
+    }
+
+    @Test
+    void aJsonEscapedSecretStreamedInPiecesIsMaskedInEveryPiece() throws Exception {
+        String printed = "config: " + json("env", json("k", QUOTED)) + "\nnext " + json("k", QUOTED) + "\n";
+        List<String> pieces = new ArrayList<>();
+        for (int i = 0; i < printed.length(); i += 3) {
+            pieces.add(shellOutputLine(printed.substring(i, Math.min(printed.length(), i + 3))));
+        }
+        pieces.add(toolResultLine("done"));
+        String journal = journalFor(SecretMasker.of(List.of(QUOTED)), pieces);
+
+        StringBuilder streamed = new StringBuilder();
+        for (String line : journal.split("\n")) {
+            JsonNode node = JSON.readTree(line);
+            if (node.path("type").asText().equals("tool.shell_output")) {
+                streamed.append(node.path("data").path("text").asText());
+            }
+        }
+        assertThat(streamed.toString()).startsWith("config: {").contains("next {").doesNotContain("Tok").doesNotContain("Val")
+                .doesNotContain("en\\");
+    }
+
     @Test
     void safeFileNamesStayInsideTheirFolder() {
         assertThat(SafeFileNames.of("../../etc/passwd")).isEqualTo("_._.._etc_passwd");

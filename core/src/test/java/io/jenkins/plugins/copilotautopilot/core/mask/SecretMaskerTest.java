@@ -61,6 +61,18 @@ class SecretMaskerTest {
     }
 
     @Test
+    void masksSecretsEscapedTwiceAndThreeTimes() {
+        SecretMasker quoted = SecretMasker.of(List.of("Tok\"en\\Val"));
+        // a tool printed {"k":"Tok\"en\\Val"}; the event line escapes that once more
+        assertThat(quoted.mask("{\"content\":\"{\\\"k\\\":\\\"Tok\\\\\\\"en\\\\\\\\Val\\\"}\"}"))
+                .isEqualTo("{\"content\":\"{\\\"k\\\":\\\"****\\\"}\"}");
+        String thrice = "Tok\\\\\\\\\\\\\\\"en" + "\\".repeat(8) + "Val";
+        assertThat(quoted.mask("x " + thrice + " y")).isEqualTo("x **** y");
+        // split by a line break that is itself escaped twice
+        assertThat(quoted.mask("Tok\\\\\\\"e\\\\nn\\\\\\\\Val")).isEqualTo("****");
+    }
+
+    @Test
     void masksUrlEncodedSecrets() {
         SecretMasker spaced = SecretMasker.of(List.of("key with/slash+plus"));
         assertThat(spaced.mask("?k=key+with%2Fslash%2Bplus&x")).isEqualTo("?k=****&x");

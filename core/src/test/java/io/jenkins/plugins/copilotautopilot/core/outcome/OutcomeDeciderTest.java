@@ -33,6 +33,19 @@ class OutcomeDeciderTest {
     }
 
     @Test
+    void aSummaryWithoutAVisibleCharacterIsNoSummary() {
+        String[] invisible = {"\u00A0", "\u2007", "\u202F", "\u200B", "\uFEFF", "\0", "\u2060", "\u00AD", "\u3000",
+            "\u001B", "\u0085", " \t\n", "\u00A0\u200B\uFEFF\0\u202F\u2007 \n", "\uDB40\uDC20"};
+        for (String summary : invisible) {
+            assertThat(exited(state(true, summary, true, null, "task_complete", RESULT), 0))
+                    .as("summary %s", summary.codePoints().mapToObj(c -> String.format("U+%04X", c)).toList())
+                    .isEqualTo(new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete without a summary."));
+        }
+        assertThat(exited(state(true, "\u00A0Done\u200B", true, null, "task_complete", RESULT), 0).outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(exited(state(true, "\u2714", true, null, "task_complete", RESULT), 0).outcome()).isEqualTo(Outcome.COMPLETED);
+    }
+
+    @Test
     void withoutTaskCompleteItIsIncomplete() {
         assertThat(exited(state(false, null, null, null, "cap_reached", RESULT), 0).reason())
                 .isEqualTo("The agent stopped without calling task_complete after 1 autopilot continuation (the maxAutopilotContinues limit).");

@@ -88,6 +88,24 @@ class TimelineSvgTest {
     }
 
     @Test
+    void controlSequencesAndBidiOverridesAreRemovedWholeFromEveryText() throws Exception {
+        String sneaky = "evil\u202Etxt.exe \u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u2066iso\u2069 \u009b1m";
+        String svg = TimelineSvg.render(report(2, 2, sneaky));
+        assertThat(svg).doesNotContain("\u202E").doesNotContain("\u2066").doesNotContain("\u2069").doesNotContain("\u009b")
+                .doesNotContain("[31m").doesNotContain("[0m").doesNotContain("8;;").doesNotContain("http://x").doesNotContain("\u001b");
+        Document doc = parse(svg);
+        NodeList titles = doc.getElementsByTagName("title");
+        for (int i = 1; i < titles.getLength(); i++) {
+            String title = titles.item(i).getTextContent();
+            if (title.contains("evil")) {
+                assertThat(title).contains("evil\uFFFDtxt.exe red link \uFFFDiso\uFFFD");
+            }
+        }
+        assertThat(doc.getElementsByTagName("desc").item(0).getTextContent()).contains("evil\uFFFDtxt.exe red link");
+        assertThat(TimelineSvg.escape("a\u001b[1;31mb")).isEqualTo("ab");
+    }
+
+    @Test
     void twoHundredTurnsStayReadable() throws Exception {
         Document doc = parse(TimelineSvg.render(report(200, 3, "x")));
         assertThat(doc.getDocumentElement().getAttribute("width")).isEqualTo("960");

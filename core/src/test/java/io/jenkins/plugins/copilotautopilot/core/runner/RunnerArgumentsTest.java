@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,33 +16,99 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RunnerArgumentsTest {
     private static final ByteArrayInputStream NO_INPUT = new ByteArrayInputStream(new byte[0]);
+    private static final Map<String, String> PROVIDER = Map.of("COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:9/v1", "COPILOT_MODEL", "m");
+
+    @TempDir
+    Path dir;
 
     private static RunnerArguments.Parsed parse(Map<String, String> env, String... args) throws Exception {
         return RunnerArguments.parse(args, env, NO_INPUT);
     }
 
+    private static AutopilotOptions options(String... args) throws Exception {
+        return parse(Map.of(), args).options();
+    }
+
     @Test
     void everyOption() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
         RunnerArguments.Parsed parsed = parse(Map.of("GH_TOKEN", "github_pat_env123"),
                 "-p", "Fix it", "-C", "/repo", "--copilot", "/opt/cli", "--model", "gpt-5", "--max-autopilot-continues", "3",
-                "--allow-all-tools", "--allow-tool", "shell(npm test)", "--deny-tool=shell(rm)", "--add-dir", "/data",
-                "--timeout", "1h30m", "--inactivity-timeout", "90s", "--journal", "/tmp/j.jsonl", "--secret-env-var", "NPM_TOKEN");
+                "--allow-all-tools", "--allow-tool", "shell(npm test)", "--deny-tool=shell(rm)", "--add-dir", data.toString(),
+                "--timeout", "1h30m", "--inactivity-timeout", "90s", "--journal", "/tmp/j.jsonl", "--timeline", "/tmp/t.svg",
+                "--secret-env-var", "NPM_TOKEN");
         AutopilotOptions o = parsed.options();
         assertThat(o.prompt()).isEqualTo("Fix it");
         assertThat(parsed.workingDirectory()).isEqualTo("/repo");
         assertThat(parsed.copilotPath()).isEqualTo("/opt/cli");
         assertThat(parsed.journal()).isEqualTo(Path.of("/tmp/j.jsonl"));
+        assertThat(parsed.timeline()).isEqualTo(Path.of("/tmp/t.svg"));
         assertThat(o.model()).isEqualTo("gpt-5");
         assertThat(o.maxAutopilotContinues()).isEqualTo(3);
         assertThat(o.allowAllTools()).isTrue();
         assertThat(o.allowTools()).containsExactly("shell(npm test)");
         assertThat(o.denyTools()).containsExactly("shell(rm)");
-        assertThat(o.addDirs()).containsExactly("/data");
+        assertThat(o.addDirs()).containsExactly(data.toString());
         assertThat(o.secretEnvVars()).containsExactly("NPM_TOKEN");
         assertThat(o.timeout()).isEqualTo(Duration.ofMinutes(90));
         assertThat(o.inactivityTimeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(o.githubToken()).isEqualTo("github_pat_env123");
         assertThat(o.provider()).isNull();
+        assertThat(parsed.help()).isFalse();
+        assertThat(parsed.version()).isFalse();
+    }
+
+    @Test
+    void everyValueOptionTakesItsValueAfterASpaceOrAnEqualsSign() throws Exception {
+        String[][] forms = {
+            {"--prompt", "a=b c"}, {"--prompt=a=b c"}, {"-p", "a=b c"}, {"-p=a=b c"},
+        };
+        for (String[] form : forms) {
+            assertThat(options(form).prompt()).as(String.join(" ", form)).isEqualTo("a=b c");
+        }
+        assertThat(parse(Map.of(), "-p", "x", "--dir=/w").workingDirectory()).isEqualTo("/w");
+        assertThat(parse(Map.of(), "-p", "x", "-C", "/w").workingDirectory()).isEqualTo("/w");
+        assertThat(parse(Map.of(), "-p", "x", "--copilot=/c").copilotPath()).isEqualTo("/c");
+        assertThat(options("-p", "x", "--model=gpt").model()).isEqualTo("gpt");
+        assertThat(options("-p", "x", "--max-autopilot-continues=0").maxAutopilotContinues()).isZero();
+        assertThat(options("-p", "x", "--timeout=0").timeout()).isNull();
+        assertThat(options("-p", "x", "--inactivity-timeout=2m").inactivityTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(options("-p", "x", "--allow-tool=write").allowTools()).containsExactly("write");
+        assertThat(options("-p", "x", "--secret-env-var=K").secretEnvVars()).containsExactly("K");
+        assertThat(parse(Map.of(), "-p", "x", "--journal=j.jsonl").journal()).isEqualTo(Path.of("j.jsonl"));
+        AutopilotOptions provider = parse(Map.of(), "-p", "x", "--provider-base-url=http://127.0.0.1:1/v1", "--model", "m",
+                "--provider-type=azure", "--provider-wire-api=responses").options();
+        assertThat(provider.provider().baseUrl()).isEqualTo("http://127.0.0.1:1/v1");
+        assertThat(provider.provider().type()).isEqualTo("azure");
+        assertThat(provider.provider().wireApi()).isEqualTo("responses");
+        assertThat(options("-p", "x", "--model=").model()).as("an empty value is a value, not a missing one").isNull();
+    }
+
+    @Test
+    void booleanOptionsHonourAnExplicitValue() throws Exception {
+        assertThat(options("-p", "x", "--allow-all-tools").allowAllTools()).isTrue();
+        assertThat(options("-p", "x", "--allow-all-tools=true").allowAllTools()).isTrue();
+        assertThat(options("-p", "x", "--allow-all-tools=TRUE").allowAllTools()).isTrue();
+        assertThat(options("-p", "x", "--allow-all-tools=false").allowAllTools()).isFalse();
+        assertThat(parse(PROVIDER, "-p", "x", "--offline").options().provider().offline()).isTrue();
+        assertThat(parse(PROVIDER, "-p", "x", "--offline=true").options().provider().offline()).isTrue();
+        assertThat(parse(PROVIDER, "-p", "x", "--offline=false").options().provider().offline()).isFalse();
+        Map<String, String> offlineEnv = new java.util.HashMap<>(PROVIDER);
+        offlineEnv.put("COPILOT_OFFLINE", "true");
+        assertThat(parse(offlineEnv, "-p", "x", "--offline=false").options().provider().offline())
+                .as("the option wins over COPILOT_OFFLINE").isFalse();
+        assertThat(options("-p", "x", "--offline=false").provider()).as("offline=false needs no provider").isNull();
+        assertThatThrownBy(() -> options("-p", "x", "--allow-all-tools=yes"))
+                .hasMessage("--allow-all-tools takes no value, or =true or =false; got 'yes'");
+        assertThatThrownBy(() -> options("-p", "x", "--offline="))
+                .hasMessage("--offline takes no value, or =true or =false; got ''");
+    }
+
+    @Test
+    void aBooleanOptionDoesNotSwallowTheNextArgument() throws Exception {
+        AutopilotOptions o = options("--allow-all-tools", "-p", "x");
+        assertThat(o.allowAllTools()).isTrue();
+        assertThat(o.prompt()).isEqualTo("x");
     }
 
     @Test
@@ -54,6 +121,7 @@ class RunnerArgumentsTest {
         assertThat(parsed.options().provider().apiKey()).isEqualTo("sk-env");
         assertThat(parsed.options().provider().offline()).isTrue();
         assertThat(parsed.options().model()).isEqualTo("local");
+        assertThat(parse(Map.of("COPILOT_CLI", "/env/cli"), "-p", "t", "--copilot", "/opt/cli").copilotPath()).isEqualTo("/opt/cli");
     }
 
     @Test
@@ -66,19 +134,87 @@ class RunnerArgumentsTest {
     }
 
     @Test
-    void promptFromFileOrStdin(@TempDir Path dir) throws Exception {
-        Path file = Files.writeString(dir.resolve("task.md"), "Line 1\nLine 2 with \"quotes\" and $(x)\n");
-        assertThat(parse(Map.of(), "--prompt-file", file.toString()).options().prompt())
-                .isEqualTo("Line 1\nLine 2 with \"quotes\" and $(x)\n");
+    void promptFromFileOrStdin() throws Exception {
+        Path file = Files.writeString(dir.resolve("task.md"), "Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
+        assertThat(options("--prompt-file", file.toString()).prompt())
+                .isEqualTo("Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
         assertThat(RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of(),
                 new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8))).options().prompt()).isEqualTo("from stdin");
+    }
+
+    @Test
+    void aPromptFileThatCannotBeUsedSaysWhatIsWrongWithIt() throws Exception {
+        Path latin1 = Files.write(dir.resolve("latin1.txt"), "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> options("--prompt-file", latin1.toString()))
+                .hasMessage("the prompt file " + latin1 + " is not UTF-8 text (--prompt-file); save it as UTF-8");
+        assertThatThrownBy(() -> RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of(),
+                new ByteArrayInputStream(new byte[] {'a', (byte) 0xff})))
+                .hasMessage("standard input is not UTF-8 text (--prompt-file -)");
+        Path missing = dir.resolve("missing.txt");
+        assertThatThrownBy(() -> options("--prompt-file", missing.toString()))
+                .hasMessage("there is no prompt file " + missing + " (--prompt-file)");
+        assertThatThrownBy(() -> options("--prompt-file", dir.toString()))
+                .hasMessage("the prompt file " + dir + " is a directory (--prompt-file)");
+        Path secret = Files.writeString(dir.resolve("secret.txt"), "task");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("---------"));
+        if (!Files.isReadable(secret)) { // root can read anything
+            assertThatThrownBy(() -> options("--prompt-file", secret.toString()))
+                    .hasMessage("cannot read the prompt file " + secret + ": permission denied (--prompt-file)");
+        }
+    }
+
+    @Test
+    void anAddDirThatIsNoDirectoryIsRefused() throws Exception {
+        Path missing = dir.resolve("nope");
+        assertThatThrownBy(() -> options("-p", "x", "--add-dir", missing.toString()))
+                .hasMessage("--add-dir " + missing + ": no such directory");
+        Path file = Files.writeString(dir.resolve("file.txt"), "x");
+        assertThatThrownBy(() -> options("-p", "x", "--add-dir", file.toString()))
+                .hasMessage("--add-dir " + file + ": not a directory");
+        Files.createDirectories(dir.resolve("repo/libs"));
+        assertThat(parse(Map.of(), "-p", "x", "-C", dir.resolve("repo").toString(), "--add-dir", "libs").options().addDirs())
+                .as("relative to --dir, where the CLI runs").containsExactly("libs");
+    }
+
+    @Test
+    void unknownOptionsAreNamedOnce() {
+        assertThatThrownBy(() -> options("-p", "x", "--frobnicate")).hasMessage("unknown option --frobnicate");
+        assertThatThrownBy(() -> options("-p", "x", "--frobnicate", "foo")).hasMessage("unknown option --frobnicate");
+        assertThatThrownBy(() -> options("-p", "x", "--frobnicate=foo")).hasMessage("unknown option --frobnicate");
+        assertThatThrownBy(() -> options("-p", "x", "-z")).hasMessage("unknown option -z");
+        assertThatThrownBy(() -> options("-p", "x", "--Prompt", "y")).hasMessage("unknown option --Prompt");
+    }
+
+    @Test
+    void aMissingValueAtTheEndIsNamed() {
+        for (String option : new String[] {"--prompt", "-p", "--prompt-file", "-C", "--dir", "--copilot", "--model",
+            "--max-autopilot-continues", "--allow-tool", "--deny-tool", "--add-dir", "--timeout", "--inactivity-timeout",
+            "--journal", "--timeline", "--provider-base-url", "--provider-type", "--provider-wire-api", "--secret-env-var"}) {
+            assertThatThrownBy(() -> options("-p", "x", option).prompt()).as(option).hasMessage(option + " needs a value");
+        }
+    }
+
+    @Test
+    void repeatableOptionsAddUpAndOthersMayBeGivenOnce() throws Exception {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        AutopilotOptions o = options("-p", "x", "--allow-tool", "write", "--allow-tool=shell(ls)", "--deny-tool", "a",
+                "--deny-tool", "b", "--add-dir", a.toString(), "--add-dir=" + b, "--secret-env-var", "A", "--secret-env-var", "B");
+        assertThat(o.allowTools()).containsExactly("write", "shell(ls)");
+        assertThat(o.denyTools()).containsExactly("a", "b");
+        assertThat(o.addDirs()).containsExactly(a.toString(), b.toString());
+        assertThat(o.secretEnvVars()).containsExactly("A", "B");
+        assertThatThrownBy(() -> options("-p", "x", "--model", "a", "--model=b")).hasMessage("--model is given twice; give it once");
+        assertThatThrownBy(() -> options("-p", "x", "--prompt", "y")).hasMessage("--prompt is given twice; give it once");
+        assertThatThrownBy(() -> options("-p", "x", "--allow-all-tools", "--allow-all-tools=false"))
+                .hasMessage("--allow-all-tools is given twice; give it once");
+        assertThatThrownBy(() -> options("-p", "x", "-C", "/a", "--dir", "/b")).hasMessage("--dir is given twice; give it once");
     }
 
     @Test
     void badCommandLinesSayWhy() {
         assertThatThrownBy(() -> parse(Map.of())).hasMessage("no task: give --prompt TEXT or --prompt-file FILE");
         assertThatThrownBy(() -> parse(Map.of(), "--prompt")).hasMessage("--prompt needs a value");
-        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--frobnicate", "1")).hasMessage("unknown option --frobnicate (see --help)");
         assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "stray")).hasMessage("unexpected argument 'stray' (put the task in --prompt)");
         assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--max-autopilot-continues", "many"))
                 .hasMessage("--max-autopilot-continues needs a whole number, got 'many'");
@@ -88,7 +224,26 @@ class RunnerArgumentsTest {
     }
 
     @Test
-    void help() throws Exception {
+    void invalidOptionsAreNamedAsTheUserTypedThem() {
+        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--max-autopilot-continues", "-3"))
+                .hasMessage("--max-autopilot-continues must be 0 or more, was -3.");
+        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--allow-tool", " ", "--secret-env-var", "NO-NAME"))
+                .hasMessage("--allow-tool: entry 1 is empty. --secret-env-var: 'NO-NAME' is not an environment variable name.");
+        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--provider-base-url", "ftp://h", "--provider-type", "gemini"))
+                .hasMessage("--provider-base-url must be an http:// or https:// URL, was 'ftp://h'."
+                        + " --provider-type must be one of openai, azure, anthropic; was 'gemini'."
+                        + " An own model provider (--provider-base-url) needs a model: set --model to the provider's model name.");
+    }
+
+    @Test
+    void helpAndVersion() throws Exception {
         assertThat(parse(Map.of(), "--help").help()).isTrue();
+        assertThat(parse(Map.of(), "-h").help()).isTrue();
+        assertThat(parse(Map.of(), "-p", "x", "--help").help()).isTrue();
+        RunnerArguments.Parsed version = parse(Map.of("COPILOT_CLI", "/env/cli"), "--version");
+        assertThat(version.version()).isTrue();
+        assertThat(version.copilotPath()).isEqualTo("/env/cli");
+        assertThat(parse(Map.of(), "--copilot", "/opt/cli", "--version").copilotPath()).isEqualTo("/opt/cli");
+        assertThat(RunnerArguments.USAGE).contains("--version");
     }
 }

@@ -105,8 +105,10 @@ class RunnerEndToEndTest {
     @Test
     void badArgumentsExit64() {
         assertThat(run(Map.of(), "--max-autopilot-continues", "-3", "-p", "x")).isEqualTo(RunnerMain.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("maxAutopilotContinues must be 0 or more, was -3.");
-        assertThat(run(Map.of(), "--bogus")).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --max-autopilot-continues must be 0 or more, was -3. (see --help)\n");
+        err.reset();
+        assertThat(run(Map.of(), "--bogus", "x")).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: unknown option --bogus (see --help)\n");
     }
 
     @Test

@@ -22,6 +22,18 @@ class TextsTest {
     }
 
     @Test
+    void textWithoutAVisibleCharacterIsBlank() {
+        for (String invisible : new String[] {null, "", " ", "\u00A0", "\u2007", "\u202F", "\u200B", "\uFEFF", "\0", "\u200E",
+            "\u2028", "\u180E", "\u3164", "\uFE0F", "\u001B[0m".substring(0, 1), "\uDB40\uDC01", "\uD800", "\t\u00A0\u200B\0"}) {
+            assertThat(Texts.isBlank(invisible)).as("%s", invisible == null ? null
+                    : invisible.chars().mapToObj(c -> String.format("U+%04X", c)).toList()).isTrue();
+        }
+        for (String visible : new String[] {"a", "\u00A0.\u00A0", "\uD83D\uDE00", "\u4E2D", "\u0301x", "0"}) {
+            assertThat(Texts.isBlank(visible)).as(visible).isFalse();
+        }
+    }
+
+    @Test
     void nonBlankKeepsStrippedEntriesInOrder() {
         assertThat(Texts.nonBlank(java.util.Arrays.asList(" a ", null, "", "\t", "b"))).containsExactly("a", "b");
         assertThat(Texts.nonBlank(null)).isEmpty();

@@ -1,0 +1,31 @@
+package io.jenkins.plugins.copilotautopilot.core.command;
+
+/**
+ * The settings of {@link AutopilotOptions} that a problem can be about. Each caller names them in its own
+ * vocabulary: the Jenkins step by its parameter names ({@link #parameterName()}), the runner by its options.
+ */
+public enum Setting {
+    PROMPT("prompt"),
+    MODEL("model"),
+    MAX_AUTOPILOT_CONTINUES("maxAutopilotContinues"),
+    TIMEOUT("timeout"),
+    INACTIVITY_TIMEOUT("inactivityTimeout"),
+    ALLOW_TOOLS("allowTools"),
+    DENY_TOOLS("denyTools"),
+    ADD_DIRS("addDirs"),
+    SECRET_ENV_VARS("secretEnvVars"),
+    PROVIDER_BASE_URL("providerBaseUrl"),
+    PROVIDER_TYPE("providerType"),
+    PROVIDER_WIRE_API("providerWireApi");
+
+    private final String parameterName;
+
+    Setting(String parameterName) {
+        this.parameterName = parameterName;
+    }
+
+    /** The name of the Jenkins step's parameter (and of the global configuration's field). */
+    public String parameterName() {
+        return parameterName;
+    }
+}
