@@ -5,7 +5,7 @@ import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.copilotautopilot.core.install.CliInstallException;
 import io.jenkins.plugins.copilotautopilot.core.install.CliInstaller;
 import io.jenkins.plugins.copilotautopilot.core.install.CliRelease;
-import io.jenkins.plugins.copilotautopilot.core.install.Platform;
+import io.jenkins.plugins.copilotautopilot.core.command.Platform;
 import java.io.File;
 import java.io.IOException;
 import jenkins.MasterToSlaveFileCallable;

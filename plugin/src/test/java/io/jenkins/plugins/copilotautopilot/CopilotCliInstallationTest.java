@@ -10,7 +10,7 @@ import hudson.model.FreeStyleProject;
 import hudson.model.Label;
 import hudson.model.Result;
 import hudson.tools.InstallSourceProperty;
-import io.jenkins.plugins.copilotautopilot.core.install.Platform;
+import io.jenkins.plugins.copilotautopilot.core.command.Platform;
 import io.jenkins.plugins.copilotautopilot.core.testing.ArchiveWriter;
 import io.jenkins.plugins.copilotautopilot.core.testing.FileServer;
 import java.nio.file.Files;

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import io.jenkins.plugins.copilotautopilot.core.install.Platform;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.install;
 
+import io.jenkins.plugins.copilotautopilot.core.command.Platform;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;

@@ -40,7 +40,6 @@ import java.util.stream.Stream;
 public final class RunnerMain {
     public static final int EXIT_USAGE = 64;
     static final String NAME = "copilot-autopilot";
-    private static final String HOW_TO_SET_CLI = "--copilot or COPILOT_CLI";
     /** How long Ctrl-C or SIGTERM waits for the task to stop and clean up before the JVM exits anyway. */
     private static final long SHUTDOWN_WAIT_SECONDS = 60;
 
@@ -78,12 +77,10 @@ public final class RunnerMain {
             out.println(RunnerArguments.USAGE);
             return 0;
         }
-        AutopilotOptions options = parsed.options();
-        List<String> problems = options.validate();
-        if (!problems.isEmpty()) {
-            err.println(NAME + ": " + String.join(" ", problems));
-            return EXIT_USAGE;
+        if (parsed.version()) {
+            return RunnerVersion.print(parsed, env.get("PATH"), out, err);
         }
+        AutopilotOptions options = parsed.options(); // validated by the parser, problems named by option
         if (options.githubToken() == null && options.provider() == null) {
             err.println(NAME + ": no credentials for the Copilot CLI: set COPILOT_GITHUB_TOKEN to a fine-grained GitHub token"
                     + " with the \"Copilot Requests\" permission, or use your own model provider with --provider-base-url"
@@ -91,13 +88,22 @@ public final class RunnerMain {
             return 1;
         }
         Path workDir = Path.of(parsed.workingDirectory() == null ? "." : parsed.workingDirectory()).toAbsolutePath().normalize();
-        if (!Files.isDirectory(workDir)) {
-            err.println(NAME + ": the working directory " + workDir + " does not exist (--dir).");
+        String dirProblem = RunnerChecks.workingDirectory(workDir);
+        if (dirProblem != null) {
+            err.println(NAME + ": " + dirProblem);
+            return EXIT_USAGE;
+        }
+        String outputProblem = parsed.journal() == null ? null : RunnerChecks.outputFile("--journal", parsed.journal());
+        if (outputProblem == null && parsed.timeline() != null) {
+            outputProblem = RunnerChecks.outputFile("--timeline", parsed.timeline());
+        }
+        if (outputProblem != null) {
+            err.println(NAME + ": " + outputProblem);
             return EXIT_USAGE;
         }
         CliExecutable cli;
         try {
-            cli = new CliLocator().locate(parsed.copilotPath(), env.get("PATH"), HOW_TO_SET_CLI);
+            cli = new CliLocator().locate(parsed.copilotPath(), env.get("PATH"), RunnerArguments.HOW_TO_SET_CLI);
         } catch (CliNotFoundException e) {
             err.println(NAME + ": " + e.getMessage());
             return 1;
@@ -139,7 +145,12 @@ public final class RunnerMain {
             CliCommand command = CliCommandBuilder.build(options, cli, workDir.toString(), controlFolder.toString(), env);
             AutopilotEngine.Builder builder = AutopilotEngine.builder(new PrintStreamLogSink(out));
             if (journalFile != null) {
-                builder.journalTo(openJournal(journalFile));
+                try {
+                    builder.journalTo(openJournal(journalFile));
+                } catch (IOException e) {
+                    err.println(NAME + ": " + RunnerChecks.cannotWrite("--journal", journalFile, e));
+                    return 1;
+                }
             }
             engine.set(builder.build());
             if (stopRequested.get()) {
@@ -147,7 +158,11 @@ public final class RunnerMain {
             }
             SessionResult result = engine.get().run(command, new LocalCliLauncher());
             if (timeline != null) {
-                writeTimeline(journalFile, timeline);
+                try {
+                    writeTimeline(journalFile, timeline);
+                } catch (IOException e) {
+                    err.println(NAME + ": " + RunnerChecks.cannotWrite("--timeline", timeline, e));
+                }
             }
             return result.outcome().exitCode();
         } catch (IOException e) {

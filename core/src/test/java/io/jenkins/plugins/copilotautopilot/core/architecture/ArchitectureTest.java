@@ -8,8 +8,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
-import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
-import io.jenkins.plugins.copilotautopilot.core.install.Platform;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"text", "events", "mask", "session", "outcome", "command", "install", "journal",
-            "render", "process", "report", "settings", "engine", "runner"}) {
+            "render", "launch", "process", "report", "settings", "engine", "runner"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -43,29 +41,23 @@ class ArchitectureTest {
                 .whereLayer("mask").mayNotAccessAnyLayer()
                 .whereLayer("session").mayOnlyAccessLayers("events", "text")
                 .whereLayer("outcome").mayOnlyAccessLayers("session", "text")
-                .whereLayer("command").mayOnlyAccessLayers("install") // Platform: the known cycle, see below
+                .whereLayer("command").mayNotAccessAnyLayer()
                 .whereLayer("install").mayOnlyAccessLayers("command", "text")
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
                 .whereLayer("render").mayOnlyAccessLayers("command", "events", "mask", "outcome", "session", "text")
-                .whereLayer("process").mayOnlyAccessLayers("command")
+                .whereLayer("launch").mayOnlyAccessLayers("command")
+                .whereLayer("process").mayOnlyAccessLayers("command", "launch")
                 .whereLayer("report").mayOnlyAccessLayers("events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("command", "events", "journal", "mask", "outcome", "process", "render",
                         "session", "text")
                 .whereLayer("runner").mayOnlyAccessLayers("command", "engine", "outcome", "process", "render", "report")
+                .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);
     }
 
-    /**
-     * No cycles between packages, but one known: {@code command.CliLocator} uses {@code install.Platform} for the npm
-     * platform package names, and the installer uses {@code CliLocator} to find the binary it unpacked. The plugin
-     * uses {@code install.Platform}, so moving it is the lead's call.
-     */
     @Test
-    void packagesHaveNoCyclesButTheKnownOne() {
-        slices().matching(CORE + ".(*)..").should().beFreeOfCycles()
-                .ignoreDependency(CliLocator.class, Platform.class)
-                .ignoreDependency(CliLocator.class, Platform.UnsupportedPlatformException.class)
-                .check(CLASSES);
+    void packagesHaveNoCycles() {
+        slices().matching(CORE + ".(*)..").should().beFreeOfCycles().check(CLASSES);
     }
 }

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.install;
 
+import io.jenkins.plugins.copilotautopilot.core.command.Platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

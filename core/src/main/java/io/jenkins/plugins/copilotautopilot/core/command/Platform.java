@@ -1,4 +1,4 @@
-package io.jenkins.plugins.copilotautopilot.core.install;
+package io.jenkins.plugins.copilotautopilot.core.command;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.jenkins.plugins.copilotautopilot.core.install;
+package io.jenkins.plugins.copilotautopilot.core.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
