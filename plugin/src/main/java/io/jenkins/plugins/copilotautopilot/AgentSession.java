@@ -78,9 +78,9 @@ final class AgentSession implements CliSession {
         return where;
     }
 
-    /** The control folder on a live channel, or an exception saying the agent cannot be reached now. */
+    /** The control folder on the agent's current channel, or an exception saying the agent cannot be reached now. */
     private synchronized FilePath folder() throws IOException {
-        if (folder == null || folder.getChannel() == null) {
+        if (folder == null) {
             folder = FilePathUtils.find(where.node, where.controlFolder);
             if (folder == null) {
                 throw new IOException(Messages.AgentSession_Offline(displayNode()));
@@ -99,7 +99,13 @@ final class AgentSession implements CliSession {
 
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
-        PollCallable.Answer answer = call(folder().actAsync(new PollCallable(outputOffset, stderrOffset, maxBytes)));
+        PollCallable.Answer answer;
+        try {
+            answer = call(folder().actAsync(new PollCallable(outputOffset, stderrOffset, maxBytes)));
+        } catch (IOException e) {
+            forget(); // a closed channel: find the agent again next time
+            throw e;
+        }
         if (!answer.folderExists) {
             throw new GoneException(Messages.AgentSession_Gone(where.controlFolder, displayNode()));
         }
@@ -127,7 +133,12 @@ final class AgentSession implements CliSession {
             if (channel == null) {
                 throw new IOException(Messages.AgentSession_Offline(displayNode()));
             }
-            channel.call(new KillMarkedProcessesCallable(where.runId)); // SIGTERM, a grace period, SIGKILL
+            try {
+                channel.call(new KillMarkedProcessesCallable(where.runId)); // SIGTERM, a grace period, SIGKILL
+            } catch (IOException e) {
+                forget();
+                throw e;
+            }
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
  * shutdown each running Pipeline session notes how far it got, so that the restarted controller continues
  * its log exactly there.
  */
-final class Following {
+public final class Following {
     private static final int THREADS = Integer.getInteger(Following.class.getName() + ".threads", 4);
     private static PollingScheduler scheduler;
     private static ExecutorService starters;

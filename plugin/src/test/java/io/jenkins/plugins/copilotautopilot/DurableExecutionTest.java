@@ -172,7 +172,12 @@ class DurableExecutionTest {
 
     @Test
     void anAgentThatReconnectsIsFollowedAgain() throws Exception {
-        DumbSlave agent = j.createOnlineSlave(hudson.model.Label.get("flaky"));
+        DumbSlave agent = new DumbSlave("flaky", tmp.resolve("agent").toString(), new AgentJvmLauncher(
+                new java.io.File(j.jenkins.getJnlpJars("agent.jar").getURL().toURI()).getAbsolutePath()));
+        agent.setLabelString("flaky");
+        agent.setRetentionStrategy(hudson.slaves.RetentionStrategy.NOOP);
+        j.jenkins.addNode(agent);
+        j.waitOnline(agent);
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurn("8");
         Path cli = fake.write();
         WorkflowRun b = TestPipelines.create(j, "node('flaky') { " + step(cli, "") + " }").scheduleBuild2(0).waitForStart();
@@ -234,6 +239,33 @@ class DurableExecutionTest {
 
     private static long countLines(WorkflowRun b, String line) throws IOException {
         return b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains(line)).count();
+    }
+
+    /**
+     * Starts an agent JVM and, on a disconnect, stops only that JVM (as an SSH or inbound agent's connection ends),
+     * not every process it ever started, as the test harness's own launcher does.
+     */
+    static final class AgentJvmLauncher extends hudson.slaves.ComputerLauncher {
+        private final String agentJar;
+        private transient Process agentJvm;
+
+        AgentJvmLauncher(String agentJar) {
+            this.agentJar = agentJar;
+        }
+
+        @Override
+        public void launch(hudson.slaves.SlaveComputer computer, hudson.model.TaskListener listener) throws IOException, InterruptedException {
+            agentJvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", agentJar)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            computer.setChannel(agentJvm.getInputStream(), agentJvm.getOutputStream(), listener.getLogger(), null);
+        }
+
+        @Override
+        public void afterDisconnect(hudson.slaves.SlaveComputer computer, hudson.model.TaskListener listener) {
+            if (agentJvm != null) {
+                agentJvm.destroy();
+            }
+        }
     }
 
     /**
