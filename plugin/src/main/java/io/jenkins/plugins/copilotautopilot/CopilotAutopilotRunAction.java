@@ -33,6 +33,10 @@ import org.kohsuke.stapler.export.ExportedBean;
  * parallel branches, add to the same action). Shows a badge in the build history, a summary on the build
  * page and a session page ({@code copilot-autopilot/}) with each session's report, timeline and journal.
  * The journals are files in the build's {@value AutopilotStepRunner#JOURNAL_FOLDER} folder.
+ *
+ * <p>Who sees what: the outline of each session (outcome, reason, summary, numbers, timeline) needs
+ * {@link Item#READ}, like the rest of the build; the conversation, the tool output and the journal download show
+ * what the agent read in the workspace, so they need {@link Item#WORKSPACE}.
  */
 @ExportedBean(defaultVisibility = 2)
 public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAction {
@@ -154,6 +158,14 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return URL_NAME;
     }
 
+    /**
+     * Whether the current user may see the conversation, the tool output and the journal: they show workspace
+     * contents, so they need the permission to read the workspace.
+     */
+    public boolean isConversationVisible() {
+        return run != null && run.getParent().hasPermission(Item.WORKSPACE);
+    }
+
     /** The report of one session, read from its journal, or null when there is no such session or journal. */
     public SessionReport report(String invocationId) throws IOException {
         File journal = journal(invocationId);
@@ -210,8 +222,16 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         rsp.getOutputStream().write(svg);
     }
 
-    /** {@code journal?id=...}: download the session's journal (secrets were masked when it was written). */
+    /**
+     * {@code journal?id=...}: download the session's journal (secrets were masked when it was written). It holds
+     * tool output, so it needs the permission to read the workspace.
+     */
     public void doJournal(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        if (run == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        run.getParent().checkPermission(Item.WORKSPACE);
         File journal = journal(req.getParameter("id"));
         if (journal == null) {
             rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
