@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import hudson.model.Action;
 import hudson.model.BuildBadgeAction;
 import hudson.model.Item;
 import hudson.model.Run;
@@ -19,10 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jenkins.model.RunAction2;
+import jenkins.tasks.SimpleBuildStep;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
 import org.kohsuke.stapler.export.Exported;
@@ -37,9 +40,13 @@ import org.kohsuke.stapler.export.ExportedBean;
  * <p>Who sees what: the outline of each session (outcome, reason, summary, numbers, timeline) needs
  * {@link Item#READ}, like the rest of the build; the conversation, the tool output and the journal download show
  * what the agent read in the workspace, so they need {@link Item#WORKSPACE}.
+ *
+ * <p>As a {@link SimpleBuildStep.LastBuildAction} it puts the Copilot trend on the job page (Freestyle and
+ * Pipeline alike), through core's factory for the last successful build; {@link CopilotAutopilotTrendCarrier}
+ * keeps the trend there after builds that ran no session.
  */
 @ExportedBean(defaultVisibility = 2)
-public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAction {
+public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAction, SimpleBuildStep.LastBuildAction {
     static final String URL_NAME = "copilot-autopilot";
     private static final int TOOLTIP_SUMMARY = 200;
     private static final String SEPARATOR = " \u00b7 ";
@@ -140,6 +147,12 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
     @Override
     public void onLoad(Run<?, ?> r) {
         this.run = r;
+    }
+
+    /** The trend on the job page, while this is the last successful build (and it ran a session). */
+    @Override
+    public Collection<? extends Action> getProjectActions() {
+        return run == null || sessions.isEmpty() ? List.of() : List.of(new CopilotAutopilotProjectAction(run.getParent()));
     }
 
     /** In the side panel once a session has finished. */

@@ -166,7 +166,7 @@ class CopilotAutopilotPagesTest {
         HtmlPage page = wc.getPage(job);
         assertNotNull(page.querySelector(".copilot-autopilot-trend img[src$='copilot-autopilot-trend/trend']"));
         DomElement last = (DomElement) page.querySelector(".copilot-autopilot-trend .copilot-session");
-        assertThat(last.asNormalizedText(), containsString("COMPLETED"));
+        assertThat(last.asNormalizedText(), containsString("Last build with a Copilot session: COMPLETED"));
         String svg = wc.goTo(job.getUrl() + "copilot-autopilot-trend/trend", "image/svg+xml").getWebResponse().getContentAsString();
         assertEquals(6, svg.split("<g class=\"bar\">", -1).length - 1); // 2 builds x 3 charts
     }

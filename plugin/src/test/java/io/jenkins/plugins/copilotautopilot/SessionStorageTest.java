@@ -95,6 +95,7 @@ class SessionStorageTest {
         String id = CopilotAutopilotRunAction.nextBuildStepId(build);
         assertEquals("build-step-1", id);
         CopilotAutopilotRunAction action = build.getAction(CopilotAutopilotRunAction.class);
+        assertTrue(action.getProjectActions().isEmpty());
         assertNull(action.getIconFileName(), "no side-panel link to an empty page");
         HtmlPage page = j.createWebClient().getPage(build);
         assertTrue(page.querySelectorAll(".copilot-autopilot-summary").isEmpty());
