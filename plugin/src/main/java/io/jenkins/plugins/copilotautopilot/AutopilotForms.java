@@ -107,18 +107,35 @@ final class AutopilotForms {
         return problems.isEmpty() ? FormValidation.ok() : FormValidation.error(String.join(" ", problems));
     }
 
-    static ListBoxModel resultWhenIncompleteItems() {
+    /**
+     * The results for an incomplete task, after an empty entry: on a step "the global setting" (so that an unchanged
+     * form never pins the built-in FAILURE over an administrator's choice), on the global page "not set".
+     */
+    static ListBoxModel resultWhenIncompleteItems(boolean global) {
         ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_ResultNotSet() : Messages.AutopilotForms_ResultDefault(), "");
         for (ResultWhenIncomplete value : ResultWhenIncomplete.values()) {
             items.add(value.name());
         }
         return items;
     }
 
-    /** The configured Copilot CLI installations, after an entry for "the default". */
-    static ListBoxModel installationItems() {
+    /** A step's {@code allowAllTools}: the global setting (empty, so null), or an explicit yes or no. */
+    static ListBoxModel allowAllToolsItems() {
         ListBoxModel items = new ListBoxModel();
-        items.add(Messages.AutopilotForms_DefaultInstallation(), "");
+        items.add(Messages.AutopilotForms_AllowAllToolsDefault(), "");
+        items.add(Messages.AutopilotForms_AllowAllToolsYes(), "true");
+        items.add(Messages.AutopilotForms_AllowAllToolsNo(), "false");
+        return items;
+    }
+
+    /**
+     * The configured Copilot CLI installations, after an empty entry: on a step "the global default", on the global
+     * page (where there is no default above it) what an empty default really means.
+     */
+    static ListBoxModel installationItems(boolean global) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_NoDefaultInstallation() : Messages.AutopilotForms_DefaultInstallation(), "");
         CopilotCliInstallation.DescriptorImpl tools = Jenkins.get().getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class);
         for (CopilotCliInstallation installation : tools.getInstallations()) {
             items.add(installation.getName());

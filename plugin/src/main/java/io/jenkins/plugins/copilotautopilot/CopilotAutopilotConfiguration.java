@@ -295,11 +295,11 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     }
 
     public ListBoxModel doFillInstallationItems() {
-        return AutopilotForms.installationItems();
+        return AutopilotForms.installationItems(true);
     }
 
     public ListBoxModel doFillResultWhenIncompleteItems() {
-        return AutopilotForms.resultWhenIncompleteItems();
+        return AutopilotForms.resultWhenIncompleteItems(true);
     }
 
     public ListBoxModel doFillProviderTypeItems() {

@@ -13,8 +13,10 @@ import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
 
 /**
- * On a job's page: the last build's Copilot outcome, and a trend of turns, duration and premium requests over
- * recent builds (a server-side SVG at {@code copilot-autopilot-trend/trend}).
+ * On a job's page: the outcome of the last build that ran a Copilot session, and a trend of turns, duration and
+ * premium requests over recent builds (a server-side SVG at {@code copilot-autopilot-trend/trend}). Added by
+ * {@link CopilotAutopilotRunAction#getProjectActions()} (or {@link CopilotAutopilotTrendCarrier}) of the job's last
+ * successful build; both look at no more than the last {@value #BUILDS} completed builds.
  */
 public final class CopilotAutopilotProjectAction implements Action {
     static final int BUILDS = 20;
@@ -29,10 +31,17 @@ public final class CopilotAutopilotProjectAction implements Action {
         return job;
     }
 
-    /** The last completed build's Copilot sessions, or null. */
+    /** The Copilot sessions of the last completed build that ran any, among the last {@value #BUILDS}; or null. */
     public CopilotAutopilotRunAction getLastSessions() {
-        Run<?, ?> last = job.getLastCompletedBuild();
-        return last == null ? null : last.getAction(CopilotAutopilotRunAction.class);
+        int seen = 0;
+        for (Run<?, ?> run = job.getLastCompletedBuild(); run != null && seen < BUILDS; run = run.getPreviousCompletedBuild()) {
+            seen++;
+            CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
+            if (action != null && action.hasSessions()) {
+                return action;
+            }
+        }
+        return null;
     }
 
     /** Recent builds with Copilot sessions, oldest first. */

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import hudson.model.Action;
 import hudson.model.BuildBadgeAction;
 import hudson.model.Item;
 import hudson.model.Run;
@@ -8,6 +9,7 @@ import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
 import io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg;
 import io.jenkins.plugins.copilotautopilot.core.report.ToolCallReport;
 import io.jenkins.plugins.copilotautopilot.core.report.TurnReport;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import jakarta.servlet.http.HttpServletResponse;
@@ -18,9 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import jenkins.model.RunAction2;
+import jenkins.tasks.SimpleBuildStep;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
 import org.kohsuke.stapler.export.Exported;
@@ -31,43 +36,76 @@ import org.kohsuke.stapler.export.ExportedBean;
  * parallel branches, add to the same action). Shows a badge in the build history, a summary on the build
  * page and a session page ({@code copilot-autopilot/}) with each session's report, timeline and journal.
  * The journals are files in the build's {@value AutopilotStepRunner#JOURNAL_FOLDER} folder.
+ *
+ * <p>Who sees what: the outline of each session (outcome, reason, summary, numbers, timeline) needs
+ * {@link Item#READ}, like the rest of the build; the conversation, the tool output and the journal download show
+ * what the agent read in the workspace, so they need {@link Item#WORKSPACE}.
+ *
+ * <p>As a {@link SimpleBuildStep.LastBuildAction} it puts the Copilot trend on the job page (Freestyle and
+ * Pipeline alike), through core's factory for the last successful build; {@link CopilotAutopilotTrendCarrier}
+ * keeps the trend there after builds that ran no session.
  */
 @ExportedBean(defaultVisibility = 2)
-public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAction {
+public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAction, SimpleBuildStep.LastBuildAction {
     static final String URL_NAME = "copilot-autopilot";
     private static final int TOOLTIP_SUMMARY = 200;
+    private static final String SEPARATOR = " \u00b7 ";
     /** Steps in parallel branches finish together: one at a time adds its record and saves the build. */
     private static final Object RECORD_LOCK = new Object();
 
-    private final List<SessionRecord> sessions = new ArrayList<>();
+    /** Copy-on-write: pages and the REST API read it while a step adds to it and another thread saves the build. */
+    private CopyOnWriteArrayList<SessionRecord> sessions = new CopyOnWriteArrayList<>();
+    /** How many Freestyle invocation ids this build handed out; see {@link #nextBuildStepId}. */
+    private int buildStepIds;
     private transient Run<?, ?> run;
 
     /** Adds a finished session to the build's action (creating it) and saves the build. */
     static void record(Run<?, ?> run, SessionRecord session) throws IOException {
         synchronized (RECORD_LOCK) {
-            CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
-            if (action == null) {
-                action = new CopilotAutopilotRunAction();
-                run.addAction(action);
-            }
-            synchronized (action.sessions) {
-                action.sessions.add(session);
-            }
+            attachedTo(run).sessions.add(session);
             run.save();
         }
     }
 
-    /** An id for the next Freestyle step invocation in this build: {@code build-step-1}, {@code build-step-2}... */
+    /**
+     * Reserves the id of a Freestyle step invocation in this build: {@code build-step-1}, {@code build-step-2}...
+     * Each call returns a new id, also for steps running at the same time (parallel {@code step(...)} calls), so
+     * that no two invocations share a journal file. Call it once, when the invocation starts.
+     */
     static String nextBuildStepId(Run<?, ?> run) {
+        synchronized (RECORD_LOCK) {
+            CopilotAutopilotRunAction action = attachedTo(run);
+            // builds recorded before ids were reserved have only their sessions to count
+            action.buildStepIds = Math.max(action.buildStepIds, action.sessions.size()) + 1;
+            return "build-step-" + action.buildStepIds;
+        }
+    }
+
+    private static CopilotAutopilotRunAction attachedTo(Run<?, ?> run) {
         CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
-        return "build-step-" + (action == null ? 1 : action.getSessions().size() + 1);
+        if (action == null) {
+            action = new CopilotAutopilotRunAction();
+            run.addAction(action);
+        }
+        return action;
+    }
+
+    /** Builds saved by older versions (a plain list) or without the field at all. */
+    private Object readResolve() {
+        if (sessions == null) {
+            sessions = new CopyOnWriteArrayList<>();
+        }
+        return this;
     }
 
     @Exported
     public List<SessionRecord> getSessions() {
-        synchronized (sessions) {
-            return List.copyOf(sessions);
-        }
+        return Collections.unmodifiableList(new ArrayList<>(sessions));
+    }
+
+    /** False while the build's first session has not finished yet (its id may be reserved already). */
+    public boolean hasSessions() {
+        return !sessions.isEmpty();
     }
 
     /** The outcome that says most about the build: the worst of its sessions. */
@@ -78,8 +116,7 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
 
     /** CSS class of the worst outcome. */
     public String getWorstOutcomeClass() {
-        String worst = getWorstOutcome();
-        return worst == null ? "" : Outcomes.cssClass(worst);
+        return Outcomes.cssClass(getWorstOutcome());
     }
 
     /** Plain text for the badge's tooltip (rendered as text, never as HTML). */
@@ -112,9 +149,16 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         this.run = r;
     }
 
+    /** The trend on the job page, while this is the last successful build (and it ran a session). */
+    @Override
+    public Collection<? extends Action> getProjectActions() {
+        return run == null || sessions.isEmpty() ? List.of() : List.of(new CopilotAutopilotProjectAction(run.getParent()));
+    }
+
+    /** In the side panel once a session has finished. */
     @Override
     public String getIconFileName() {
-        return Outcomes.ACTION_ICON;
+        return sessions.isEmpty() ? null : Outcomes.ACTION_ICON;
     }
 
     @Override
@@ -127,6 +171,14 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return URL_NAME;
     }
 
+    /**
+     * Whether the current user may see the conversation, the tool output and the journal: they show workspace
+     * contents, so they need the permission to read the workspace.
+     */
+    public boolean isConversationVisible() {
+        return run != null && run.getParent().hasPermission(Item.WORKSPACE);
+    }
+
     /** The report of one session, read from its journal, or null when there is no such session or journal. */
     public SessionReport report(String invocationId) throws IOException {
         File journal = journal(invocationId);
@@ -135,28 +187,41 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
 
     /** The line that heads a turn on the session page. */
     public String turnHeader(TurnReport turn) {
-        StringBuilder out = new StringBuilder("Turn ").append(turn.number());
+        StringBuilder out = new StringBuilder(Messages.CopilotAutopilotRunAction_Turn(turn.number()));
         if (turn.durationMillis() >= 0) {
-            out.append(" \u00b7 ").append(Durations.describe(Duration.ofMillis(turn.durationMillis())));
+            out.append(SEPARATOR).append(Durations.describe(Duration.ofMillis(turn.durationMillis())));
         }
-        int calls = turn.toolCalls().size() + turn.omittedToolCalls();
-        out.append(" \u00b7 ").append(calls).append(calls == 1 ? " tool call" : " tool calls");
+        out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_ToolCalls(turn.toolCalls().size() + turn.omittedToolCalls()));
         if (turn.afterNudge()) {
-            out.append(" \u00b7 after an autopilot continuation");
+            out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_AfterNudge());
         }
         if (!turn.errors().isEmpty()) {
-            out.append(" \u00b7 error");
+            out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_TurnError());
         }
         return out.toString();
     }
 
-    /** A tool call's status in words: {@code ok in 1.2s}, {@code denied}... */
+    /** A tool call's status in words: {@code succeeded in 1.2s}, {@code denied}... */
     public String callStatus(ToolCallReport call) {
-        String status = call.status().name().toLowerCase(Locale.ROOT);
-        return call.durationMillis() < 0 ? status : status + " in " + Durations.describe(Duration.ofMillis(call.durationMillis()));
+        String status = statusWord(call.status());
+        return call.durationMillis() < 0
+                ? status
+                : Messages.CopilotAutopilotRunAction_StatusAfter(status, Durations.describe(Duration.ofMillis(call.durationMillis())));
     }
 
-    /** {@code timeline?id=...}: the session's SVG timeline. */
+    private static String statusWord(ToolStatus status) {
+        if (status == null) {
+            return Messages.CopilotAutopilotRunAction_StatusRunning();
+        }
+        return switch (status) {
+            case RUNNING -> Messages.CopilotAutopilotRunAction_StatusRunning();
+            case SUCCEEDED -> Messages.CopilotAutopilotRunAction_StatusSucceeded();
+            case FAILED -> Messages.CopilotAutopilotRunAction_StatusFailed();
+            case DENIED -> Messages.CopilotAutopilotRunAction_StatusDenied();
+        };
+    }
+
+    /** {@code timeline?id=...}: the session's SVG timeline (tool names and arguments, no output). */
     public void doTimeline(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
         SessionReport report = report(req.getParameter("id"));
         if (report == null) {
@@ -170,8 +235,16 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         rsp.getOutputStream().write(svg);
     }
 
-    /** {@code journal?id=...}: download the session's journal (secrets were masked when it was written). */
+    /**
+     * {@code journal?id=...}: download the session's journal (secrets were masked when it was written). It holds
+     * tool output, so it needs the permission to read the workspace.
+     */
     public void doJournal(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        if (run == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        run.getParent().checkPermission(Item.WORKSPACE);
         File journal = journal(req.getParameter("id"));
         if (journal == null) {
             rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
@@ -192,8 +265,8 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
             return null;
         }
         run.getParent().checkPermission(Item.READ);
-        for (SessionRecord session : getSessions()) {
-            if (session.getInvocationId().equals(invocationId)) {
+        for (SessionRecord session : sessions) {
+            if (invocationId.equals(session.getInvocationId()) && session.getJournalFile() != null) {
                 File file = new File(new File(run.getRootDir(), AutopilotStepRunner.JOURNAL_FOLDER), session.getJournalFile());
                 return file.isFile() ? file : null;
             }

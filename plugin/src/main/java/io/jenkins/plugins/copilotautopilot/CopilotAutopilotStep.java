@@ -110,7 +110,7 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         return allowAllTools;
     }
 
-    /** True or false; null (the default, and an unticked box in the form) takes the global configuration's value. */
+    /** True or false; null (the default, and the form's "global setting" entry) takes the global configuration's value. */
     @DataBoundSetter
     public void setAllowAllTools(Boolean allowAllTools) {
         this.allowAllTools = allowAllTools;
@@ -344,11 +344,15 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         }
 
         public ListBoxModel doFillResultWhenIncompleteItems() {
-            return AutopilotForms.resultWhenIncompleteItems();
+            return AutopilotForms.resultWhenIncompleteItems(false);
+        }
+
+        public ListBoxModel doFillAllowAllToolsItems() {
+            return AutopilotForms.allowAllToolsItems();
         }
 
         public ListBoxModel doFillInstallationItems() {
-            return AutopilotForms.installationItems();
+            return AutopilotForms.installationItems(false);
         }
 
         public ListBoxModel doFillProviderTypeItems() {

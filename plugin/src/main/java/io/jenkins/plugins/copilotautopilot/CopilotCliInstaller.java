@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.AbortException;
 import hudson.Extension;
 import hudson.FilePath;
 import hudson.Util;
@@ -14,6 +15,8 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.install.CliRelease;
 import java.io.IOException;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import jenkins.model.Jenkins;
 import org.jenkinsci.Symbol;
 import org.kohsuke.stapler.DataBoundConstructor;
@@ -28,7 +31,14 @@ import org.kohsuke.stapler.verb.POST;
  * engine's {@code CliInstaller}.
  */
 public final class CopilotCliInstaller extends ToolInstaller {
-    private String version = CliLocator.PINNED_VERSION;
+    private static final Logger LOGGER = Logger.getLogger(CopilotCliInstaller.class.getName());
+
+    /**
+     * The version as configured; null (not configured) installs the version this plugin pins. Kept apart from
+     * the pinned default so that Configuration as Code exports the version whenever one was set: a checksum
+     * belongs to one version, and an export without it would switch to another version after a plugin upgrade.
+     */
+    private String version;
     private String urlTemplate;
     private String sha256;
 
@@ -37,13 +47,19 @@ public final class CopilotCliInstaller extends ToolInstaller {
         super(label);
     }
 
+    /** The configured version, or null for the version this plugin pins ({@link #getEffectiveVersion()}). */
     public String getVersion() {
         return version;
     }
 
     @DataBoundSetter
     public void setVersion(String version) {
-        this.version = Util.fixEmptyAndTrim(version) == null ? CliLocator.PINNED_VERSION : version.strip();
+        this.version = Util.fixEmptyAndTrim(version);
+    }
+
+    /** The version that gets installed. */
+    public String getEffectiveVersion() {
+        return version == null ? CliLocator.PINNED_VERSION : version;
     }
 
     /** Null for the GitHub release download. */
@@ -66,14 +82,25 @@ public final class CopilotCliInstaller extends ToolInstaller {
     }
 
     CliRelease release() {
-        return new CliRelease(version, urlTemplate, sha256);
+        return new CliRelease(getEffectiveVersion(), urlTemplate, sha256);
     }
 
+    /**
+     * Installs on the node unless that version is there already. A failed install (checksum mismatch, HTTP 404,
+     * unreachable server, unsupported platform...) throws an {@link AbortException} whose one line says what to
+     * change, so the build log shows that line and no stack trace; the trace goes to the Jenkins log at FINE.
+     */
     @Override
     public FilePath performInstallation(ToolInstallation tool, Node node, TaskListener log)
             throws IOException, InterruptedException {
         FilePath home = preferredLocation(tool, node);
-        String binary = home.act(new InstallCliCallable(release(), log));
+        String binary;
+        try {
+            binary = home.act(new InstallCliCallable(release(), log));
+        } catch (AbortException e) {
+            LOGGER.log(Level.FINE, "Installing Copilot CLI " + tool.getName() + " on " + node.getDisplayName() + " failed", e);
+            throw new AbortException(e.getMessage()); // without the agent's stack, which the build log would print
+        }
         log.getLogger().println(Messages.CopilotCliInstaller_Ready(tool.getName(), binary, node.getDisplayName()));
         return home;
     }
@@ -102,7 +129,7 @@ public final class CopilotCliInstaller extends ToolInstaller {
 
         @POST
         public FormValidation doCheckVersion(@QueryParameter String value) {
-            return check(value, null, null);
+            return check(Util.fixEmptyAndTrim(value) == null ? CliLocator.PINNED_VERSION : value, null, null);
         }
 
         @POST
@@ -111,8 +138,12 @@ public final class CopilotCliInstaller extends ToolInstaller {
         }
 
         @POST
-        public FormValidation doCheckSha256(@QueryParameter String value) {
-            return check(CliLocator.PINNED_VERSION, null, value);
+        public FormValidation doCheckSha256(@QueryParameter String value, @QueryParameter String version) {
+            FormValidation problems = check(CliLocator.PINNED_VERSION, null, value);
+            if (problems.kind == FormValidation.Kind.OK && Util.fixEmptyAndTrim(value) != null && Util.fixEmptyAndTrim(version) == null) {
+                return FormValidation.warning(Messages.CopilotCliInstaller_ChecksumWithoutVersion());
+            }
+            return problems;
         }
 
         private static FormValidation check(String version, String urlTemplate, String sha256) {

@@ -35,11 +35,13 @@ final class FormLists {
     }
 
     /**
-     * A submitted step form, ready to bind: text areas become lists, and an unticked "allow all tools" box means
-     * "use the global default" rather than an explicit false (a Pipeline can still say {@code allowAllTools: false}).
+     * A submitted step form, ready to bind: text areas become lists, and the empty "global setting" entry of
+     * "allow all tools" leaves the field unset (null), so that the global default applies; "true" and "false" are
+     * explicit. Empty numbers and selections bind to null through their setters.
      */
     static JSONObject fromForm(JSONObject formData) {
-        if (Boolean.FALSE.equals(formData.opt("allowAllTools"))) {
+        Object allowAllTools = formData.opt("allowAllTools");
+        if (allowAllTools == null || allowAllTools instanceof String text && text.isBlank()) {
             formData.remove("allowAllTools");
         }
         return textAreasToArrays(formData);

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import hudson.AbortException;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.copilotautopilot.core.install.CliInstallException;
@@ -11,8 +12,9 @@ import java.io.IOException;
 import jenkins.MasterToSlaveFileCallable;
 
 /**
- * Installs the CLI into a folder on the agent, for the agent's own OS and CPU. Only JDK types cross the
- * channel: the release as three strings, the binary's path as the answer.
+ * Installs the CLI into a folder on the agent, for the agent's own OS and CPU. Only JDK and core types cross
+ * the channel: the release as three strings, the binary's path as the answer, and an {@link AbortException} with
+ * the installer's one-line message (what to change) when the install fails.
  */
 final class InstallCliCallable extends MasterToSlaveFileCallable<String> {
     private static final long serialVersionUID = 1L;
@@ -35,13 +37,13 @@ final class InstallCliCallable extends MasterToSlaveFileCallable<String> {
         try {
             platform = Platform.current();
         } catch (Platform.UnsupportedPlatformException e) {
-            throw new IOException(e.getMessage());
+            throw new AbortException(e.getMessage());
         }
         CliInstaller installer = new CliInstaller(line -> log.getLogger().println("[copilot] " + line));
         try {
             return installer.install(home.toPath(), platform, new CliRelease(version, urlTemplate, sha256)).path();
         } catch (CliInstallException e) {
-            throw new IOException(e.getMessage()); // an engine class would not pass the controller's class filter
+            throw new AbortException(e.getMessage()); // an engine class would not pass the controller's class filter
         }
     }
 }

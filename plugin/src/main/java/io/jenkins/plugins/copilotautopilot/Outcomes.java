@@ -1,27 +1,55 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
-/** How outcomes look in the UI: icons (ionicons symbols) and CSS classes derived from the outcome name only. */
+/**
+ * How outcomes look in the UI: icons (ionicons symbols) and CSS classes derived from the outcome name only.
+ * Outcomes are stored as names in {@code build.xml}; a name this version does not know (renamed, or from a newer
+ * version) or a missing one gets a neutral look and never breaks a page.
+ */
 final class Outcomes {
     static final String ACTION_ICON = "symbol-sparkles-outline plugin-ionicons-api";
+    static final String UNKNOWN_CLASS = "copilot-outcome-unknown";
 
     private Outcomes() {
     }
 
-    /** The worst of the given outcome names, or null for none. */
-    static String worst(List<String> outcomes) {
-        Outcome worst = Outcome.worst(outcomes.stream().map(Outcome::valueOf).toList());
-        return worst == null ? null : worst.name();
+    /** The outcome with this name, or null for null and for names this version does not know. */
+    @CheckForNull
+    static Outcome parse(@CheckForNull String name) {
+        if (name == null) {
+            return null;
+        }
+        try {
+            return Outcome.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
-    static String icon(String outcome) {
-        if (outcome == null) {
+    /**
+     * The worst of the given outcome names; unknown names count only when there is no known one (then the first
+     * of them is returned as it is). Null for none.
+     */
+    @CheckForNull
+    static String worst(List<String> outcomes) {
+        Outcome worst = Outcome.worst(outcomes.stream().map(Outcomes::parse).filter(Objects::nonNull).toList());
+        if (worst != null) {
+            return worst.name();
+        }
+        return outcomes.stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    static String icon(@CheckForNull String outcome) {
+        Outcome known = parse(outcome);
+        if (known == null) {
             return ACTION_ICON;
         }
-        return switch (Outcome.valueOf(outcome)) {
+        return switch (known) {
             case COMPLETED -> "symbol-checkmark-circle-outline plugin-ionicons-api";
             case INCOMPLETE -> "symbol-alert-circle-outline plugin-ionicons-api";
             case ABORTED -> "symbol-stop-circle-outline plugin-ionicons-api";
@@ -29,8 +57,9 @@ final class Outcomes {
         };
     }
 
-    /** {@code copilot-outcome-timed-out}, made from the enum name only (never from user text). */
-    static String cssClass(String outcome) {
-        return "copilot-outcome-" + Outcome.valueOf(outcome).name().toLowerCase(Locale.ROOT).replace('_', '-');
+    /** {@code copilot-outcome-timed-out}, made from the enum name only (never from stored or user text). */
+    static String cssClass(@CheckForNull String outcome) {
+        Outcome known = parse(outcome);
+        return known == null ? UNKNOWN_CLASS : "copilot-outcome-" + known.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -10,11 +10,17 @@ import org.kohsuke.stapler.export.ExportedBean;
 
 /**
  * What one step invocation left in the build: its outcome, the agent's summary (masked) and the numbers,
- * plus the name of its journal file. Kept small: it is saved in {@code build.xml}.
+ * plus the name of its journal file. Kept small: it is saved in {@code build.xml}, so the summary and the reason
+ * are cut at {@value #MAX_TEXT} characters (the journal keeps the whole text). Read back from older or newer
+ * versions, any field may be missing (null or 0) and the outcome may be a name this version does not know;
+ * the pages cope with both.
  */
 @ExportedBean(defaultVisibility = 3)
 public final class SessionRecord implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** The longest summary or reason kept in {@code build.xml}, in characters. */
+    static final int MAX_TEXT = 10_000;
 
     private final String invocationId;
     private final String journalFile;
@@ -39,8 +45,8 @@ public final class SessionRecord implements Serializable {
         this.invocationId = invocationId;
         this.journalFile = journalFile;
         this.outcome = r.outcome().name();
-        this.reason = r.reason();
-        this.summary = r.summary();
+        this.reason = cut(r.reason());
+        this.summary = cut(r.summary());
         this.turns = r.turns();
         this.toolCalls = r.toolCalls();
         this.failedToolCalls = r.failedToolCalls();
@@ -56,6 +62,21 @@ public final class SessionRecord implements Serializable {
         this.filesModified = r.filesModified();
     }
 
+    /**
+     * The text, or its first {@value #MAX_TEXT} characters followed by a note of how many were cut (never
+     * splitting a surrogate pair).
+     */
+    static String cut(String text) {
+        if (text == null || text.length() <= MAX_TEXT) {
+            return text;
+        }
+        int end = MAX_TEXT;
+        if (Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end) + Messages.SessionRecord_Cut(text.length() - end);
+    }
+
     @Exported
     public String getInvocationId() {
         return invocationId;
@@ -66,7 +87,7 @@ public final class SessionRecord implements Serializable {
         return journalFile;
     }
 
-    /** COMPLETED, INCOMPLETE, FAILED, TIMED_OUT, STALLED or ABORTED. */
+    /** COMPLETED, INCOMPLETE, FAILED, TIMED_OUT, STALLED or ABORTED (as stored: see {@link Outcomes#parse}). */
     @Exported
     public String getOutcome() {
         return outcome;

@@ -2,10 +2,15 @@ package io.jenkins.plugins.copilotautopilot;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.tools.InstallSourceProperty;
+import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.casc.ConfigurationContext;
 import io.jenkins.plugins.casc.ConfiguratorRegistry;
 import io.jenkins.plugins.casc.misc.ConfiguredWithCode;
@@ -15,6 +20,7 @@ import io.jenkins.plugins.casc.misc.junit.jupiter.WithJenkinsConfiguredWithCode;
 import io.jenkins.plugins.casc.model.CNode;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -54,5 +60,24 @@ class ConfigurationAsCodeTest {
         assertEquals(List.of("shell(git push)"), values.get("denyTools"));
         assertEquals(30, values.get("timeout"));
         assertEquals("UNSTABLE", values.get("resultWhenIncomplete"));
+
+        // the checksum belongs to one version: the export names it, even when it is the version this plugin pins
+        assertEquals("1.0.102", CliLocator.PINNED_VERSION, "the README's example uses the pinned version");
+        String toolYaml = Util.toYamlString(Util.getToolRoot(context).get("copilotCli"));
+        assertTrue(Pattern.compile("\\bversion: \"?1\\.0\\.102\"?").matcher(toolYaml).find(), toolYaml);
+        assertTrue(Pattern.compile("\\bsha256: \"?4f2c9a3be0f1d6c7a8b9e0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b1").matcher(toolYaml).find(), toolYaml);
+    }
+
+    @Test
+    @ConfiguredWithCode("configuration-as-code-no-version.yml")
+    void anInstallerWithoutAVersionFollowsThePinnedOneAndExportsNone(JenkinsConfiguredWithCodeRule r) throws Exception {
+        CopilotCliInstaller installer = r.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class).getInstallations()[0]
+                .getProperties().get(InstallSourceProperty.class).installers.get(CopilotCliInstaller.class);
+        assertNull(installer.getVersion());
+        assertEquals(CliLocator.PINNED_VERSION, installer.getEffectiveVersion());
+
+        String toolYaml = Util.toYamlString(Util.getToolRoot(new ConfigurationContext(ConfiguratorRegistry.get())).get("copilotCli"));
+        assertThat(toolYaml, containsString("copilotCliRelease"));
+        assertThat(toolYaml, not(containsString("version:")));
     }
 }

@@ -6,45 +6,42 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
+import hudson.model.FreeStyleBuild;
+import hudson.model.FreeStyleProject;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import org.htmlunit.html.DomElement;
 import org.htmlunit.html.DomNode;
 import org.htmlunit.html.HtmlPage;
-import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
-/** What people see: the badge, the build page summary, the session page, the downloads and the REST API. */
+/**
+ * What people see: the badge, the build page summary, the session page, the downloads, the REST API and the job
+ * page. The sessions are recorded into finished builds ({@link RecordedSessions}): no step or CLI runs here.
+ */
 @WithJenkins
 class CopilotAutopilotPagesTest {
     static final String HOSTILE = "Done <img src=x onerror=alert(1)> \"quoted\" <script>alert(2)</script>";
 
     private JenkinsRule j;
-    @TempDir
-    Path tmp;
     private WorkflowJob job;
     private WorkflowRun build;
+    private SessionRecord session;
 
     @BeforeEach
     void setUp(JenkinsRule rule) throws Exception {
         this.j = rule;
-        TestCredentials.addToken(j);
-        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").withSummary(HOSTILE)
-                .sayingFirst("the token is $COPILOT_GITHUB_TOKEN").write();
-        job = j.createProject(WorkflowJob.class, "p");
-        job.setDefinition(new CpsFlowDefinition("node { copilotAutopilot prompt: 'Create hello.txt',"
-                + " credentialsId: 'copilot-token', copilotPath: '" + cli + "' }", true));
+        job = TestPipelines.create(j, "echo 'no Copilot here'");
         build = j.buildAndAssertSuccess(job);
-    }
-
-    private String sessionId() {
-        return build.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getInvocationId();
+        session = RecordedSessions.into(build).withSummary(HOSTILE).sayingFirst("the token is " + TestCredentials.TOKEN)
+                .record("node-7");
     }
 
     @Test
@@ -57,6 +54,7 @@ class CopilotAutopilotPagesTest {
         wc.waitForBackgroundJavaScript(5_000);
         DomNode badge = page.querySelector(".copilot-autopilot-badge");
         assertNotNull(badge, "the badge is in the build history");
+        assertNotNull(page.querySelector(".copilot-autopilot-badge [tooltip]"), "the tooltip is a plain-text attribute");
         String html = page.getWebResponse().getContentAsString() + badge.asXml();
         assertThat(html, not(containsString("<img src=x onerror")));
         assertTrue(page.querySelectorAll("img[onerror]").isEmpty());
@@ -64,15 +62,28 @@ class CopilotAutopilotPagesTest {
     }
 
     @Test
-    void buildPageShowsTheSummaryThroughTheMarkupFormatter() throws Exception {
+    void buildPageShowsTheSummaryAsPlainText() throws Exception {
         HtmlPage page = j.createWebClient().getPage(build);
         DomNode summary = page.querySelector(".copilot-autopilot-summary");
         assertNotNull(summary);
         assertThat(summary.asNormalizedText(), containsString("COMPLETED: The agent called task_complete after 2 turns."));
         assertThat(summary.asNormalizedText(), containsString(HOSTILE));
         assertThat(summary.asNormalizedText(), containsString("2 turns, 2 tool calls (0 failed, 0 denied)"));
+        assertNotNull(page.querySelector(".copilot-autopilot-summary .copilot-summary.copilot-plain"));
         assertTrue(page.querySelectorAll(".copilot-autopilot-summary img").isEmpty());
         assertTrue(page.querySelectorAll(".copilot-autopilot-summary script").isEmpty());
+    }
+
+    @Test
+    void theSummaryKeepsItsLineBreaks() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        RecordedSessions.into(b).withSummary("Fixed two things:\n- the parser\n- the test").record("build-step-1");
+
+        HtmlPage page = j.createWebClient().getPage(b);
+        DomNode summary = page.querySelector(".copilot-autopilot-summary .copilot-plain");
+        assertEquals("Fixed two things:\n- the parser\n- the test", summary.getTextContent());
+        assertTrue(page.querySelectorAll(".copilot-autopilot-summary br").isEmpty(), "line breaks are text, kept by CSS");
     }
 
     @Test
@@ -81,12 +92,19 @@ class CopilotAutopilotPagesTest {
         String text = page.asNormalizedText();
         assertThat(text, containsString("Turn 1"));
         assertThat(text, containsString("Turn 2"));
-        assertThat(text, containsString("Create hello.txt"));
-        assertThat(text, containsString("the token is ****"));
-        assertThat(text, not(containsString(TestCredentials.TOKEN)));
+        assertThat(text, containsString("1 tool call"));
+        assertThat(text, containsString(HOSTILE));
+        String collapsed = page.getBody().getTextContent(); // the task and the turns are in closed <details>
+        assertThat(collapsed, containsString("Do the task"));
+        assertThat(collapsed, containsString("the token is ****"));
+        assertThat(collapsed, not(containsString(TestCredentials.TOKEN)));
         assertEquals(2, page.querySelectorAll("details.copilot-turn").size());
-        assertNotNull(page.querySelector("img.copilot-timeline[src='timeline?id=" + sessionId() + "']"));
+        assertNotNull(page.querySelector("img.copilot-timeline[src='timeline?id=node-7']"));
+        assertNotNull(page.querySelector("a.copilot-journal[href='journal?id=node-7']"));
         assertTrue(page.querySelectorAll("section img[onerror]").isEmpty());
+        assertTrue(page.querySelectorAll("section script").isEmpty());
+        assertNull(page.querySelector(".copilot-hidden"), "an administrator sees everything");
+        assertThat(page.querySelector("li.copilot-tool-SUCCEEDED").asNormalizedText(), containsString("succeeded in"));
     }
 
     @Test
@@ -94,17 +112,18 @@ class CopilotAutopilotPagesTest {
         JenkinsRule.WebClient wc = j.createWebClient();
         String base = build.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/";
 
-        String svg = wc.goTo(base + "timeline?id=" + sessionId(), "image/svg+xml").getWebResponse().getContentAsString();
+        String svg = wc.goTo(base + "timeline?id=node-7", "image/svg+xml").getWebResponse().getContentAsString();
         assertThat(svg, startsWith("<svg "));
         assertThat(svg, not(containsString("<script")));
         assertThat(svg, not(containsString("<img")));
 
-        String journal = wc.goTo(base + "journal?id=" + sessionId(), "application/x-ndjson").getWebResponse().getContentAsString();
+        String journal = wc.goTo(base + "journal?id=node-7", "application/x-ndjson").getWebResponse().getContentAsString();
         assertThat(journal, containsString("\"type\":\"autopilot.run_started\""));
         assertThat(journal, containsString("the token is ****"));
         assertThat(journal, not(containsString(TestCredentials.TOKEN)));
 
         wc.assertFails(base + "journal?id=../../../../secrets/master.key", 404);
+        wc.assertFails(base + "timeline?id=nope", 404);
     }
 
     @Test
@@ -114,15 +133,40 @@ class CopilotAutopilotPagesTest {
         assertThat(json, containsString("\"outcome\":\"COMPLETED\""));
         assertThat(json, containsString("\"turns\":2"));
         assertThat(json, containsString("\"worstOutcome\":\"COMPLETED\""));
+        assertThat(json, containsString("\"invocationId\":\"" + session.getInvocationId() + "\""));
         assertThat(json, not(containsString(TestCredentials.TOKEN)));
     }
 
     @Test
+    void oneTurnOneToolCallAndOneFileAreSingular() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        RecordedSessions.recordNumbers(b, "build-step-1", Outcome.COMPLETED, "Done.", 1, 1, 1);
+
+        JenkinsRule.WebClient wc = j.createWebClient();
+        String summary = wc.getPage(b).querySelector(".copilot-autopilot-summary").asNormalizedText();
+        assertThat(summary, containsString("1 turn, 1 tool call (0 failed, 0 denied)"));
+        assertThat(summary, not(containsString("1 turns")));
+        assertThat(summary, not(containsString("1 tool calls")));
+        String sessionPage = wc.getPage(b, CopilotAutopilotRunAction.URL_NAME + "/").asNormalizedText();
+        assertThat(sessionPage, containsString("+1 -1 lines in 1 file"));
+        assertThat(sessionPage, not(containsString("1 files")));
+
+        RecordedSessions.recordNumbers(b, "build-step-2", Outcome.INCOMPLETE, "Not done.", 3, 0, 2);
+        assertEquals("Copilot: 2 sessions, worst outcome INCOMPLETE", b.getAction(CopilotAutopilotRunAction.class).getBadgeTooltip());
+        String both = wc.getPage(b).querySelector(".copilot-autopilot-summary").asNormalizedText();
+        assertThat(both, containsString("3 turns, 0 tool calls"));
+    }
+
+    @Test
     void jobPageShowsTheLastOutcomeAndTheTrend() throws Exception {
-        j.buildAndAssertSuccess(job);
+        WorkflowRun second = j.buildAndAssertSuccess(job);
+        RecordedSessions.into(second).record("node-7");
         JenkinsRule.WebClient wc = j.createWebClient();
         HtmlPage page = wc.getPage(job);
         assertNotNull(page.querySelector(".copilot-autopilot-trend img[src$='copilot-autopilot-trend/trend']"));
+        DomElement last = (DomElement) page.querySelector(".copilot-autopilot-trend .copilot-session");
+        assertThat(last.asNormalizedText(), containsString("Last build with a Copilot session: COMPLETED"));
         String svg = wc.goTo(job.getUrl() + "copilot-autopilot-trend/trend", "image/svg+xml").getWebResponse().getContentAsString();
         assertEquals(6, svg.split("<g class=\"bar\">", -1).length - 1); // 2 builds x 3 charts
     }

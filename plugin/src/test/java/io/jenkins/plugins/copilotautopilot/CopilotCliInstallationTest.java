@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import hudson.model.FreeStyleBuild;
@@ -112,6 +113,26 @@ class CopilotCliInstallationTest {
 
         j.assertLogContains("has SHA-256 " + sha256(archive) + ", not the expected " + "0".repeat(64), b);
         j.assertLogContains("Nothing was installed", b);
+    }
+
+    @Test
+    void aFailedInstallIsOneLineWithoutAStackTraceInAFreestyleBuild() throws Exception {
+        CopilotCliInstaller missing = installer(null);
+        missing.setVersion("9.9.9"); // the server has no such archive: HTTP 404
+        configureTool(missing);
+        FreeStyleProject project = j.createFreeStyleProject();
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Create hello.txt");
+        builder.setCredentialsId("copilot-token");
+        builder.setInstallation(NAME);
+        project.getBuildersList().add(builder);
+
+        FreeStyleBuild b = j.assertBuildStatus(Result.FAILURE, project.scheduleBuild2(0));
+
+        j.assertLogContains("failed: HTTP 404. Check the version and the download URL template.", b);
+        String log = JenkinsRule.getLog(b);
+        assertThat(log, not(containsString("\tat ")));
+        assertThat(log, not(containsString("java.io.IOException")));
+        assertThat(log, not(containsString("Also:")));
     }
 
     @Test

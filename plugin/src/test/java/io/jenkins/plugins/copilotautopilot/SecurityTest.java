@@ -4,18 +4,26 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import hudson.model.FreeStyleBuild;
+import hudson.model.FreeStyleProject;
 import hudson.model.Item;
 import hudson.model.User;
 import hudson.security.ACL;
 import hudson.security.ACLContext;
 import hudson.security.AccessDeniedException3;
 import hudson.util.ListBoxModel;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import jenkins.model.Jenkins;
+import org.htmlunit.HttpMethod;
+import org.htmlunit.WebRequest;
+import org.htmlunit.html.HtmlPage;
 import org.jenkinsci.plugins.scriptsecurity.scripts.ScriptApproval;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
@@ -41,7 +49,8 @@ class SecurityTest {
         j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
         j.jenkins.setAuthorizationStrategy(new MockAuthorizationStrategy()
                 .grant(Jenkins.ADMINISTER).everywhere().to("admin")
-                .grant(Jenkins.READ, Item.READ).everywhere().to("reader"));
+                .grant(Jenkins.READ, Item.READ).everywhere().to("reader")
+                .grant(Jenkins.READ, Item.READ, Item.WORKSPACE).everywhere().to("worker"));
     }
 
     @Test
@@ -64,7 +73,7 @@ class SecurityTest {
         for (String descriptor : new String[] {CopilotAutopilotStep.class.getName(), CopilotAutopilotBuilder.class.getName()}) {
             for (String method : new String[] {"fillCredentialsIdItems", "fillProviderCredentialsIdItems", "checkCredentialsId",
                 "checkProviderCredentialsId"}) {
-                wc.assertFails("descriptorByName/" + descriptor + "/" + method, 405);
+                assertPostOnly(wc, "descriptorByName/" + descriptor + "/" + method);
             }
         }
     }
@@ -89,8 +98,48 @@ class SecurityTest {
         for (String method : new String[] {global + "fillCredentialsIdItems", global + "checkCredentialsId",
             global + "checkInstallation", global + "checkProviderBaseUrl", installer + "checkUrlTemplate",
             installer + "checkSha256", installer + "checkVersion"}) {
-            admin.assertFails(method, 405);
+            assertPostOnly(admin, method);
         }
+    }
+
+    /**
+     * The method answers a POST (with the crumb) and nothing else: Stapler's {@code @POST} lets no other HTTP method
+     * reach it, so a GET ends in 404.
+     */
+    private void assertPostOnly(JenkinsRule.WebClient wc, String relative) throws Exception {
+        wc.assertFails(relative, 404);
+        WebRequest post = new WebRequest(new URL(j.getURL(), relative), HttpMethod.POST);
+        assertEquals(200, wc.getPage(wc.addCrumb(post)).getWebResponse().getStatusCode(), relative);
+    }
+
+    @Test
+    void theConversationAndTheJournalNeedThePermissionToReadTheWorkspace() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject("ws");
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        RecordedSessions.into(b).sayingFirst("I read config.properties: db.password=from-the-workspace").record("build-step-1");
+        String page = b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/";
+
+        JenkinsRule.WebClient reader = j.createWebClient().login("reader");
+        HtmlPage outline = reader.goTo(page);
+        String text = outline.getBody().getTextContent();
+        assertThat(text, containsString("COMPLETED: The agent called task_complete after 2 turns."));
+        assertThat(text, containsString("Created hello.txt containing 'hello-from-fake-model'."));
+        assertThat(text, containsString("who may read the workspace"));
+        assertThat(text, not(containsString("from-the-workspace")));
+        assertTrue(outline.querySelectorAll("li.copilot-tool").isEmpty(), "no tool output");
+        assertTrue(outline.querySelectorAll("details.copilot-turn").isEmpty(), "no conversation");
+        assertTrue(outline.querySelectorAll("a.copilot-journal").isEmpty(), "no download link");
+        assertNotNull(outline.querySelector("img.copilot-timeline"), "the timeline is part of the outline");
+        reader.goTo(page + "timeline?id=build-step-1", "image/svg+xml");
+        reader.assertFails(page + "journal?id=build-step-1", 403);
+
+        JenkinsRule.WebClient worker = j.createWebClient().login("worker");
+        HtmlPage full = worker.goTo(page);
+        assertThat(full.getBody().getTextContent(), containsString("from-the-workspace"));
+        assertNull(full.querySelector(".copilot-hidden"));
+        assertEquals(2, full.querySelectorAll("details.copilot-turn").size());
+        assertThat(worker.goTo(page + "journal?id=build-step-1", "application/x-ndjson").getWebResponse().getContentAsString(),
+                containsString("from-the-workspace"));
     }
 
     @Test

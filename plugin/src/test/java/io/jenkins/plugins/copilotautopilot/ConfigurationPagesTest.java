@@ -1,0 +1,200 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import hudson.model.FreeStyleProject;
+import hudson.tools.InstallSourceProperty;
+import java.util.List;
+import org.htmlunit.html.DomElement;
+import org.htmlunit.html.HtmlForm;
+import org.htmlunit.html.HtmlOption;
+import org.htmlunit.html.HtmlPage;
+import org.htmlunit.html.HtmlSelect;
+import org.htmlunit.html.HtmlTextArea;
+import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/**
+ * Every configuration page the plugin adds to renders in full (a broken view takes the whole page down), has its
+ * Save button, and saves what it shows: Manage Jenkins » System and » Tools, the Freestyle step's form and the
+ * Snippet Generator. An unchanged form never pins a value that has a global default.
+ */
+@WithJenkins
+class ConfigurationPagesTest {
+    private static final String TOOL = "copilot-1.0.102";
+
+    private JenkinsRule j;
+
+    @BeforeEach
+    void setUp(JenkinsRule rule) throws Exception {
+        this.j = rule;
+        TestCredentials.addToken(j);
+        CopilotCliInstaller installer = new CopilotCliInstaller(null);
+        installer.setVersion("1.0.102");
+        installer.setSha256("4f2c9a3be0f1d6c7a8b9e0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b1");
+        j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class).setInstallations(
+                new CopilotCliInstallation(TOOL, null, List.of(new InstallSourceProperty(List.of(installer)))));
+    }
+
+    private static List<String> optionTexts(HtmlSelect select) {
+        return select.getOptions().stream().map(HtmlOption::getText).toList();
+    }
+
+    /** The select of this field whose options include this text (other plugins may use the same field name). */
+    private static HtmlSelect select(HtmlForm form, String field, String option) {
+        return form.getSelectsByName("_." + field).stream().filter(s -> optionTexts(s).contains(option)).findFirst()
+                .orElseThrow(() -> new AssertionError("no select _." + field + " offering '" + option + "'"));
+    }
+
+    private static void assertSaveButton(HtmlForm form) {
+        DomElement save = form.getButtonByName("Submit");
+        assertEquals("Save", save.getTextContent().strip());
+    }
+
+    @Test
+    void theSystemPageRendersOurSectionAndSavesIt() throws Exception {
+        CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
+        config.setInstallation(TOOL);
+        config.setCredentialsId("copilot-token");
+        config.setTimeout(30);
+        config.setResultWhenIncomplete("UNSTABLE");
+
+        JenkinsRule.WebClient wc = j.createWebClient();
+        HtmlPage page = wc.goTo("configure");
+        wc.waitForBackgroundJavaScript(5_000);
+        assertThat(page.asNormalizedText(), containsString("Copilot Autopilot defaults"));
+        HtmlForm form = page.getFormByName("config");
+        assertSaveButton(form);
+        HtmlSelect installation = select(form, "installation", "None: COPILOT_CLI or the PATH on the agent");
+        assertThat(optionTexts(installation), hasItem(TOOL));
+        assertThat(String.join("|", optionTexts(installation)), not(containsString("global")));
+        assertEquals(TOOL, installation.getSelectedOptions().get(0).getValueAttribute());
+        HtmlSelect result = select(form, "resultWhenIncomplete", "Not set: FAILURE");
+        assertEquals("UNSTABLE", result.getSelectedOptions().get(0).getValueAttribute());
+
+        j.submit(form, "Submit");
+
+        CopilotAutopilotConfiguration after = CopilotAutopilotConfiguration.get();
+        assertEquals(TOOL, after.getInstallation());
+        assertEquals("copilot-token", after.getCredentialsId());
+        assertEquals(Integer.valueOf(30), after.getTimeout());
+        assertEquals("UNSTABLE", after.getResultWhenIncomplete());
+    }
+
+    @Test
+    void anUnchangedSystemPageSetsNoDefaults() throws Exception {
+        j.configRoundtrip();
+
+        CopilotAutopilotConfiguration after = CopilotAutopilotConfiguration.get();
+        assertNull(after.getInstallation());
+        assertNull(after.getResultWhenIncomplete(), "not FAILURE: a value nobody chose");
+        assertNull(after.getTimeout());
+        assertNull(after.getInactivityTimeout());
+        assertNull(after.getMaxAutopilotContinues());
+        assertNull(after.getProviderType());
+        assertNull(after.getProviderWireApi());
+    }
+
+    @Test
+    void theToolsPageShowsTheInstallationAndSavesIt() throws Exception {
+        HtmlPage page = j.createWebClient().goTo("manage/configureTools/");
+        assertThat(page.asXml(), containsString(TOOL));
+        assertThat(page.asNormalizedText(), containsString("Copilot CLI installations"));
+        HtmlForm form = page.getFormByName("config");
+        assertSaveButton(form);
+
+        j.submit(form, "Submit");
+
+        CopilotCliInstallation[] tools = j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class).getInstallations();
+        assertEquals(1, tools.length);
+        assertEquals(TOOL, tools[0].getName());
+        CopilotCliInstaller installer = tools[0].getProperties().get(InstallSourceProperty.class).installers.get(CopilotCliInstaller.class);
+        assertEquals("1.0.102", installer.getVersion());
+        assertEquals("4f2c9a3be0f1d6c7a8b9e0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b1", installer.getSha256());
+        assertNull(installer.getUrlTemplate());
+    }
+
+    @Test
+    void anUnchangedFreestyleStepKeepsEveryGlobalDefault() throws Exception {
+        CopilotAutopilotConfiguration.get().setResultWhenIncomplete("UNSTABLE");
+        FreeStyleProject p = j.createFreeStyleProject();
+        p.getBuildersList().add(new CopilotAutopilotBuilder("Fix the build"));
+
+        JenkinsRule.WebClient wc = j.createWebClient();
+        HtmlPage page = wc.getPage(p, "configure");
+        wc.waitForBackgroundJavaScript(5_000);
+        HtmlForm form = page.getFormByName("config");
+        assertSaveButton(form);
+        HtmlSelect result = select(form, "resultWhenIncomplete", "Default: the global setting, else FAILURE");
+        assertEquals("", result.getSelectedOptions().get(0).getValueAttribute());
+        select(form, "allowAllTools", "Default: the global setting, else no");
+        select(form, "installation", "Default: the global setting, else COPILOT_CLI or the PATH on the agent");
+        j.submit(form, "Submit");
+
+        CopilotAutopilotBuilder after = p.getBuildersList().get(CopilotAutopilotBuilder.class);
+        assertEquals("Fix the build", after.getPrompt());
+        assertNull(after.getResultWhenIncomplete(), "the administrator's UNSTABLE stays in charge");
+        assertNull(after.getAllowAllTools());
+        assertNull(after.getInstallation());
+        assertNull(after.getProviderType());
+        assertNull(after.getProviderWireApi());
+        assertNull(after.getMaxAutopilotContinues());
+        assertNull(after.getTimeout());
+        assertNull(after.getInactivityTimeout());
+        assertNull(after.getCredentialsId());
+    }
+
+    @Test
+    void explicitValuesSurviveTheFreestyleForm() throws Exception {
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Fix the build");
+        builder.setAllowAllTools(false);
+        builder.setResultWhenIncomplete("SUCCESS");
+        builder.setInstallation(TOOL);
+        builder.setProviderBaseUrl("http://127.0.0.1:11434/v1");
+        builder.setProviderType("anthropic");
+        builder.setTimeout(0);
+
+        CopilotAutopilotBuilder after = j.configRoundtrip(builder);
+
+        j.assertEqualDataBoundBeans(builder, after);
+        assertEquals(Boolean.FALSE, after.getAllowAllTools(), "an explicit 'no' is kept, not turned into the default");
+        assertEquals(Integer.valueOf(0), after.getTimeout());
+    }
+
+    @Test
+    void theSnippetGeneratorRendersTheStepAndGeneratesOnlyWhatWasSet() throws Exception {
+        CopilotAutopilotConfiguration.get().setResultWhenIncomplete("UNSTABLE");
+        WorkflowJob job = TestPipelines.create(j, "echo 'x'");
+        JenkinsRule.WebClient wc = j.createWebClient();
+        HtmlPage page = wc.getPage(job, "pipeline-syntax");
+        assertEquals(200, page.getWebResponse().getStatusCode());
+
+        HtmlSelect steps = (HtmlSelect) page.querySelector("form[name='config'] select.dropdownList");
+        HtmlOption ours = steps.getOptions().stream().filter(o -> o.getText().startsWith("copilotAutopilot:")).findFirst()
+                .orElseThrow(() -> new AssertionError("copilotAutopilot is in the Snippet Generator"));
+        steps.setSelectedAttribute(ours, true);
+        wc.waitForBackgroundJavaScript(10_000);
+        HtmlTextArea prompt = (HtmlTextArea) page.querySelector("textarea[name='_.prompt']");
+        assertNotNull(prompt, "the step's form rendered");
+        prompt.setText("x");
+        wc.waitForBackgroundJavaScript(5_000);
+        String json = page.executeJavaScript("buildFormTree(document.forms.config);"
+                + " JSON.stringify(JSON.parse(document.forms.config.elements.json.value).prototype)")
+                .getJavaScriptResult().toString();
+
+        assertThat(json, containsString("\"prompt\":\"x\""));
+
+        // nothing but the prompt: no resultWhenIncomplete: 'FAILURE' over the administrator's UNSTABLE
+        new SnippetizerTester(j).assertGenerateSnippet(json, "copilotAutopilot 'x'", j.getURL() + job.getUrl() + "pipeline-syntax/");
+    }
+}

@@ -1,0 +1,92 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import hudson.model.Run;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
+import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.List;
+
+/**
+ * Sessions recorded straight into a finished build, the way a step records them, without running a step or a
+ * CLI: the engine replays a real captured CLI output in-process, writes the journal into the build's folder, and
+ * the record goes through {@link CopilotAutopilotRunAction#record}. Page tests use it so that they depend only on
+ * what the pages read.
+ */
+final class RecordedSessions {
+    /** The happy capture's summary, replaced by {@link #withSummary}. */
+    static final String CAPTURED_SUMMARY = "Created hello.txt containing 'hello-from-fake-model'.";
+
+    private final Run<?, ?> run;
+    private String capture = "cli-happy";
+    private String summary;
+    private String said;
+
+    private RecordedSessions(Run<?, ?> run) {
+        this.run = run;
+    }
+
+    static RecordedSessions into(Run<?, ?> run) {
+        return new RecordedSessions(run);
+    }
+
+    RecordedSessions replaying(String captureName) {
+        this.capture = captureName;
+        return this;
+    }
+
+    /** Replaces the agent's summary (any text). */
+    RecordedSessions withSummary(String text) {
+        this.summary = text;
+        return this;
+    }
+
+    /** An assistant message in the first turn; {@link TestCredentials#TOKEN} in it is masked like a real token. */
+    RecordedSessions sayingFirst(String text) {
+        this.said = text;
+        return this;
+    }
+
+    /** Records one session with this invocation id, and its journal; returns the record. */
+    SessionRecord record(String invocationId) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        String stdout = Captures.stdoutText(capture);
+        if (summary != null) {
+            stdout = stdout.replace(json.writeValueAsString(CAPTURED_SUMMARY), json.writeValueAsString(summary));
+        }
+        if (said != null) {
+            int turnStart = stdout.indexOf('\n', stdout.indexOf("\"assistant.turn_start\"")) + 1;
+            stdout = stdout.substring(0, turnStart)
+                    + "{\"type\":\"assistant.message\",\"data\":{\"content\":" + json.writeValueAsString(said) + "}}\n"
+                    + stdout.substring(turnStart);
+        }
+        File journal = AutopilotStepRunner.journalFile(run, invocationId);
+        SessionResult result;
+        try (OutputStream out = Files.newOutputStream(journal.toPath())) {
+            result = AutopilotEngine.builder(new ListLogSink(false)).journalTo(out)
+                    .extraSecrets(List.of(TestCredentials.TOKEN)).build()
+                    .run(Commands.simple(), ReplayLauncher.ofText(stdout, Captures.exitCode(capture)));
+        }
+        SessionRecord record = new SessionRecord(invocationId, journal.getName(), result);
+        CopilotAutopilotRunAction.record(run, record);
+        return record;
+    }
+
+    /** Records a session with these numbers and no journal (as after a failure to start). */
+    static SessionRecord recordNumbers(Run<?, ?> run, String invocationId, Outcome outcome, String summary, int turns,
+                                       int toolCalls, int filesModified) throws IOException {
+        SessionResult result = new SessionResult(outcome, "The reason.", summary, turns, toolCalls, 0, 0, 0, 1.0, 61_000L,
+                "session-1", 0, "gpt-test", 1, 1, filesModified);
+        SessionRecord record = new SessionRecord(invocationId, invocationId + ".jsonl", result);
+        CopilotAutopilotRunAction.record(run, record);
+        return record;
+    }
+}
