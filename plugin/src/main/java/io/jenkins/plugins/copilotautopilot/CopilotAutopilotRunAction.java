@@ -4,6 +4,7 @@ import hudson.model.Action;
 import hudson.model.BuildBadgeAction;
 import hudson.model.Item;
 import hudson.model.Run;
+import io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles;
 import io.jenkins.plugins.copilotautopilot.core.report.SessionReport;
 import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
 import io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg;
@@ -218,6 +219,7 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
             case SUCCEEDED -> Messages.CopilotAutopilotRunAction_StatusSucceeded();
             case FAILED -> Messages.CopilotAutopilotRunAction_StatusFailed();
             case DENIED -> Messages.CopilotAutopilotRunAction_StatusDenied();
+            case INTERRUPTED -> Messages.CopilotAutopilotRunAction_StatusInterrupted();
         };
     }
 
@@ -252,9 +254,14 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         }
         noActiveContent(rsp);
         rsp.setContentType("application/x-ndjson;charset=UTF-8");
-        rsp.setHeader("Content-Disposition", "attachment; filename=\"copilot-" + journal.getName() + "\"");
-        rsp.setContentLengthLong(journal.length());
-        try (InputStream in = Files.newInputStream(journal.toPath())) {
+        String name = journal.getName();
+        if (name.endsWith(JournalFiles.COMPRESSED_SUFFIX)) {
+            name = name.substring(0, name.length() - JournalFiles.COMPRESSED_SUFFIX.length()); // served as the lines it holds
+        } else {
+            rsp.setContentLengthLong(journal.length());
+        }
+        rsp.setHeader("Content-Disposition", "attachment; filename=\"copilot-" + name + "\"");
+        try (InputStream in = JournalFiles.open(journal.toPath())) {
             in.transferTo(rsp.getOutputStream());
         }
     }

@@ -61,7 +61,7 @@ class CopilotAutopilotBuilderTest {
         CopilotAutopilotBuilder unstable = builder(cli);
         unstable.setResultWhenIncomplete("UNSTABLE");
         FreeStyleBuild b = j.assertBuildStatus(Result.UNSTABLE, project(unstable).scheduleBuild2(0));
-        j.assertLogContains("[copilot] The build is unstable: The agent stopped without calling task_complete", b);
+        j.assertLogContains("WARNING: Copilot autopilot INCOMPLETE: The agent stopped without calling task_complete", b);
     }
 
     @Test
@@ -73,8 +73,8 @@ class CopilotAutopilotBuilderTest {
 
         List<SessionRecord> sessions = b.getAction(CopilotAutopilotRunAction.class).getSessions();
         assertEquals(2, sessions.size());
-        assertEquals("build-step-1.jsonl", sessions.get(0).getJournalFile());
-        assertEquals("build-step-2.jsonl", sessions.get(1).getJournalFile());
+        assertEquals("build-step-1.jsonl.gz", sessions.get(0).getJournalFile());
+        assertEquals("build-step-2.jsonl.gz", sessions.get(1).getJournalFile());
     }
 
     @Test

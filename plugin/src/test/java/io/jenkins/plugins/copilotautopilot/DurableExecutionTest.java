@@ -103,7 +103,7 @@ class DurableExecutionTest {
         j.assertBuildStatus(Result.ABORTED, b);
         // the step ended after the CLI was gone, with the closing lines written and the session saved
         assertThat(ProcessTable.survivorsOf(runId), is(empty()));
-        j.assertLogContains("[copilot] ABORTED: Aborted while tool 'bash'", b);
+        j.assertLogContains("[copilot] ABORTED: Aborted while waiting for the model in turn 1; the Copilot CLI was stopped.", b);
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
         assertNotNull(action);
         assertEquals("ABORTED", action.getSessions().get(0).getOutcome());
@@ -299,18 +299,24 @@ class DurableExecutionTest {
 
         @Override
         public StepExecution start(StepContext context) {
-            return new StepExecution(context) {
-                private static final long serialVersionUID = 1L;
+            return new Execution(context);
+        }
 
-                @Override
-                public boolean start() throws Exception {
-                    getContext().newBodyInvoker()
-                            .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class), new QuotingDecorator()))
-                            .withCallback(BodyExecutionCallback.wrap(getContext()))
-                            .start();
-                    return false;
-                }
-            };
+        private static final class Execution extends StepExecution {
+            private static final long serialVersionUID = 1L;
+
+            Execution(StepContext context) {
+                super(context);
+            }
+
+            @Override
+            public boolean start() throws Exception {
+                getContext().newBodyInvoker()
+                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class), new QuotingDecorator()))
+                        .withCallback(BodyExecutionCallback.wrap(getContext()))
+                        .start();
+                return false;
+            }
         }
 
         @TestExtension("aLauncherThatQuotesArgumentsLikeTheKubernetesPluginNeverLetsAShellReadTheTask")
