@@ -23,6 +23,14 @@ public final class ControlFolder {
     public static final String EXIT_CODE = "exit-code";
     /** Why the launch script could not start the CLI (one line), when it could not. */
     public static final String LAUNCH_ERROR = "launch-error";
+    /** The CLI's process id, while it runs. */
+    public static final String CLI_PID = "cli.pid";
+    /** What the agent changed, when the working directory is in a git work tree: {@code git diff-tree -z --name-status}. */
+    public static final String CHANGES_STATUS = "changes.status";
+    /** ... {@code --numstat}. */
+    public static final String CHANGES_NUMSTAT = "changes.numstat";
+    /** ... the patch, cut after a megabyte. */
+    public static final String CHANGES_PATCH = "changes.patch";
     /** The launch script. */
     public static final String SCRIPT = "launch.sh";
     /** The CLI's private state folder. */

@@ -51,14 +51,52 @@ public final class LaunchScript {
                 "cd \"$d\" || fail 126 \"cannot enter the working directory $d\"",
                 // the shell's own words about how the CLI ended ("Killed") are not the CLI's: they go nowhere
                 "exec 2>/dev/null",
+                SNAPSHOT,
+                "snapshot before",
                 "( exec \"$cli\" \"$@\" < \"$c/" + ControlFolder.PROMPT + "\" > \"$c/" + ControlFolder.OUTPUT + "\" 2>>\"$c/"
-                        + ControlFolder.STDERR + "\" )",
+                        + ControlFolder.STDERR + "\" ) &",
+                "echo $! > \"$c/" + ControlFolder.CLI_PID + "\"",
+                "wait $!",
                 "code=$?",
+                "snapshot after",
+                CHANGES,
                 "printf '%s\\n' \"$code\" > \"$c/" + ControlFolder.EXIT_CODE + ".tmp\" && mv \"$c/" + ControlFolder.EXIT_CODE
                         + ".tmp\" \"$c/" + ControlFolder.EXIT_CODE + "\"",
                 "exit \"$code\"",
                 "");
     }
+
+    /**
+     * {@code snapshot before|after}: when the working directory is in a git work tree, the tree's state (tracked
+     * and untracked files, .gitignore respected) as a git tree object, written with a temporary index seeded from
+     * the real one, so the work tree, its index, branches and refs are never touched. Without the run's marker
+     * variable, so that stopping the run's processes leaves it alone.
+     */
+    private static final String SNAPSHOT = String.join("\n",
+            "snapshot() (",
+            "  unset " + io.jenkins.plugins.copilotautopilot.core.command.CliCommand.RUN_MARKER_VARIABLE,
+            "  command -v git >/dev/null 2>&1 || exit 0",
+            "  top=$(git rev-parse --show-toplevel 2>/dev/null) || exit 0",
+            "  index=$(git rev-parse --git-path index 2>/dev/null) || exit 0",
+            "  i=\"$c/git-$1.index\"",
+            "  if [ -f \"$index\" ]; then cp \"$index\" \"$i\"; fi",
+            "  GIT_INDEX_FILE=\"$i\" git add -A -- \"$top\" >/dev/null 2>&1 && GIT_INDEX_FILE=\"$i\" git write-tree > \"$c/git-$1.tree\"",
+            "  rm -f \"$i\"",
+            ")");
+
+    /** What changed between the two snapshots: names with their status, line counts, and the patch (cut). */
+    private static final String CHANGES = String.join("\n",
+            "if [ -s \"$c/git-before.tree\" ] && [ -s \"$c/git-after.tree\" ]; then (",
+            "  unset " + io.jenkins.plugins.copilotautopilot.core.command.CliCommand.RUN_MARKER_VARIABLE,
+            "  b=$(cat \"$c/git-before.tree\"); a=$(cat \"$c/git-after.tree\")",
+            "  git diff-tree -r -z --no-renames --numstat \"$b\" \"$a\" > \"$c/" + ControlFolder.CHANGES_NUMSTAT + ".tmp\" &&",
+            "  git -c core.quotepath=false diff-tree -r -p --no-renames --no-color --no-ext-diff --no-textconv \"$b\" \"$a\""
+                    + " | head -c " + (io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges.MAX_PATCH_BYTES + 1)
+                    + " > \"$c/" + ControlFolder.CHANGES_PATCH + "\"",
+            "  git diff-tree -r -z --no-renames --name-status \"$b\" \"$a\" > \"$c/" + ControlFolder.CHANGES_STATUS + ".tmp\" &&",
+            "  mv \"$c/" + ControlFolder.CHANGES_NUMSTAT + ".tmp\" \"$c/" + ControlFolder.CHANGES_NUMSTAT + "\" &&",
+            "  mv \"$c/" + ControlFolder.CHANGES_STATUS + ".tmp\" \"$c/" + ControlFolder.CHANGES_STATUS + "\"",
+            ") fi");
 
     /** {@code 'text'} for a POSIX shell, with every {@code '} written as {@code '\''}. */
     static String quote(String text) {

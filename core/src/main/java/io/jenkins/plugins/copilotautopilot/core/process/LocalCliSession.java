@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 /** A session started by {@link LocalCliLauncher}: its control folder and its launch script's process. */
 public final class LocalCliSession implements CliSession {
     private static final byte[] NONE = new byte[0];
+    /** How long the launch script may take, once the CLI is gone, to note how it ended and what it changed. */
+    private static final Duration SCRIPT_END = Duration.ofSeconds(30);
 
     private final Path folder;
     private final Process script;
@@ -91,11 +93,12 @@ public final class LocalCliSession implements CliSession {
 
     @Override
     public void stop() {
-        // The CLI and everything it started first; the launch script then records how the CLI ended.
-        ProcessTreeKiller.kill(script.toHandle(), runId, killGrace, false);
+        // The CLI and everything it started (its tree, and every process carrying the run's marker); the launch
+        // script then records how the CLI ended and what it changed, and ends by itself.
+        ProcessTreeKiller.kill(cliProcess(), runId, killGrace, true);
         boolean interrupted = Thread.interrupted(); // a stop on abort must still wait for the script
         try {
-            script.waitFor(killGrace.toMillis() + 2000, java.util.concurrent.TimeUnit.MILLISECONDS);
+            script.waitFor(killGrace.toMillis() + SCRIPT_END.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
@@ -103,7 +106,18 @@ public final class LocalCliSession implements CliSession {
                 Thread.currentThread().interrupt();
             }
         }
-        ProcessTreeKiller.kill(script.toHandle(), runId, killGrace, true);
+        ProcessTreeKiller.kill(script.toHandle(), runId, killGrace, true); // a script that would not end
+    }
+
+    /** The CLI's process (from the pid the launch script noted), or null before it started or after it ended. */
+    private ProcessHandle cliProcess() {
+        try {
+            String pid = Files.readString(folder.resolve(ControlFolder.CLI_PID), StandardCharsets.UTF_8).strip();
+            return ProcessHandle.of(Long.parseLong(pid)).filter(p -> p.parent().map(q -> q.pid() == script.pid()).orElse(false))
+                    .orElse(null);
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
     }
 
     @Override
