@@ -24,8 +24,8 @@ public final class AutopilotOptions {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(60);
     /** Longest time without any event unless set otherwise. */
     public static final Duration DEFAULT_INACTIVITY_TIMEOUT = Duration.ofMinutes(10);
-    /** Linux refuses a single command-line argument longer than 128 KiB (MAX_ARG_STRLEN). */
-    public static final int MAX_PROMPT_BYTES = 128 * 1024 - 1;
+    /** The longest task taken (it goes to the CLI's standard input): 1 MiB. */
+    public static final int MAX_PROMPT_BYTES = 1024 * 1024;
 
     static final Set<String> PROVIDER_TYPES = Set.of("openai", "azure", "anthropic");
     static final Set<String> WIRE_APIS = Set.of("completions", "responses");
@@ -34,6 +34,8 @@ public final class AutopilotOptions {
     private final String prompt;
     private final String model;
     private final Integer maxAutopilotContinues;
+    private final Double maxPremiumRequests;
+    private final Long maxTokens;
     private final boolean allowAllTools;
     private final List<String> allowTools;
     private final List<String> denyTools;
@@ -48,6 +50,8 @@ public final class AutopilotOptions {
         this.prompt = b.prompt;
         this.model = blankToNull(b.model);
         this.maxAutopilotContinues = b.maxAutopilotContinues;
+        this.maxPremiumRequests = b.maxPremiumRequests;
+        this.maxTokens = b.maxTokens;
         this.allowAllTools = b.allowAllTools;
         this.allowTools = List.copyOf(b.allowTools);
         this.denyTools = List.copyOf(b.denyTools);
@@ -66,6 +70,7 @@ public final class AutopilotOptions {
     /** A builder holding these options, to change some of them. */
     public Builder toBuilder() {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
+                .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
                 .allowAllTools(allowAllTools).githubToken(githubToken).provider(provider)
                 .timeout(timeout).inactivityTimeout(inactivityTimeout);
         allowTools.forEach(b::allowTool);
@@ -103,12 +108,17 @@ public final class AutopilotOptions {
             }
             int bytes = prompt.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > MAX_PROMPT_BYTES) {
-                problems.add(fixed(Setting.PROMPT, "The prompt is " + bytes + " bytes long; the limit for one command-line argument is "
-                        + MAX_PROMPT_BYTES + " bytes."));
+                problems.add(fixed(Setting.PROMPT, "The prompt is " + bytes + " bytes long; the limit is " + MAX_PROMPT_BYTES + " bytes (1 MiB)."));
             }
         }
         if (maxAutopilotContinues != null && maxAutopilotContinues < 0) {
             problems.add(named(Setting.MAX_AUTOPILOT_CONTINUES, " must be 0 or more, was " + maxAutopilotContinues + "."));
+        }
+        if (maxPremiumRequests != null && !(maxPremiumRequests > 0)) {
+            problems.add(named(Setting.MAX_PREMIUM_REQUESTS, " must be more than 0, was " + maxPremiumRequests + "."));
+        }
+        if (maxTokens != null && maxTokens <= 0) {
+            problems.add(named(Setting.MAX_TOKENS, " must be more than 0, was " + maxTokens + "."));
         }
         checkPositive(problems, Setting.TIMEOUT, timeout);
         checkPositive(problems, Setting.INACTIVITY_TIMEOUT, inactivityTimeout);
@@ -213,6 +223,16 @@ public final class AutopilotOptions {
         return maxAutopilotContinues;
     }
 
+    /** The most premium requests the session may use (the CLI's cost per model call, added up), or null for no limit. */
+    public Double maxPremiumRequests() {
+        return maxPremiumRequests;
+    }
+
+    /** The most tokens (input plus output) the session may use, or null for no limit. */
+    public Long maxTokens() {
+        return maxTokens;
+    }
+
     public boolean allowAllTools() {
         return allowAllTools;
     }
@@ -283,7 +303,8 @@ public final class AutopilotOptions {
     @Override
     public String toString() {
         return "AutopilotOptions[prompt=" + (prompt == null ? null : prompt.length() + " chars") + ", model=" + model
-                + ", maxAutopilotContinues=" + maxAutopilotContinues + ", allowAllTools=" + allowAllTools
+                + ", maxAutopilotContinues=" + maxAutopilotContinues + ", maxPremiumRequests=" + maxPremiumRequests
+                + ", maxTokens=" + maxTokens + ", allowAllTools=" + allowAllTools
                 + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
                 + ", secretEnvVars=" + secretEnvVars + ", githubToken=" + (githubToken == null ? "none" : "****")
                 + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout + "]";
@@ -294,6 +315,8 @@ public final class AutopilotOptions {
         private final String prompt;
         private String model;
         private Integer maxAutopilotContinues;
+        private Double maxPremiumRequests;
+        private Long maxTokens;
         private boolean allowAllTools;
         private final List<String> allowTools = new ArrayList<>();
         private final List<String> denyTools = new ArrayList<>();
@@ -310,6 +333,18 @@ public final class AutopilotOptions {
 
         public Builder model(String value) {
             this.model = value;
+            return this;
+        }
+
+        /** The most premium requests; null for no limit. */
+        public Builder maxPremiumRequests(Double value) {
+            this.maxPremiumRequests = value;
+            return this;
+        }
+
+        /** The most tokens, input plus output; null for no limit. */
+        public Builder maxTokens(Long value) {
+            this.maxTokens = value;
             return this;
         }
 

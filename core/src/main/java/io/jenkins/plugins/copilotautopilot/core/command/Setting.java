@@ -16,7 +16,9 @@ public enum Setting {
     SECRET_ENV_VARS("secretEnvVars"),
     PROVIDER_BASE_URL("providerBaseUrl"),
     PROVIDER_TYPE("providerType"),
-    PROVIDER_WIRE_API("providerWireApi");
+    PROVIDER_WIRE_API("providerWireApi"),
+    MAX_PREMIUM_REQUESTS("maxPremiumRequests"),
+    MAX_TOKENS("maxTokens");
 
     private final String parameterName;
 

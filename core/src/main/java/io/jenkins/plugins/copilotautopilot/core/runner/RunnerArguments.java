@@ -41,8 +41,11 @@ public final class RunnerArguments {
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
+            "      --max-premium-requests N   stop once the model calls cost N premium requests (default: no limit)",
+            "      --max-tokens N             stop once the model calls used N tokens, input plus output (default: no limit)",
             "Output:",
             "      --journal FILE             record every event (secrets masked) as JSON lines in FILE",
+            "      --changes FILE             write what the agent changed in the git work tree as a patch to FILE",
             "      --timeline FILE            draw the session as an SVG timeline into FILE",
             "Own model provider (BYOK):",
             "      --provider-base-url URL    OpenAI-compatible, Azure or Anthropic endpoint ($COPILOT_PROVIDER_BASE_URL)",
@@ -77,14 +80,16 @@ public final class RunnerArguments {
             Map.entry(Setting.SECRET_ENV_VARS, "--secret-env-var"),
             Map.entry(Setting.PROVIDER_BASE_URL, "--provider-base-url"),
             Map.entry(Setting.PROVIDER_TYPE, "--provider-type"),
-            Map.entry(Setting.PROVIDER_WIRE_API, "--provider-wire-api")));
+            Map.entry(Setting.PROVIDER_WIRE_API, "--provider-wire-api"),
+            Map.entry(Setting.MAX_PREMIUM_REQUESTS, "--max-premium-requests"),
+            Map.entry(Setting.MAX_TOKENS, "--max-tokens")));
 
     private RunnerArguments() {
     }
 
     /** What the command line asks for. */
     public record Parsed(AutopilotOptions options, String workingDirectory, String copilotPath, Path journal,
-                         Path timeline, boolean help, boolean version) {
+                         Path timeline, Path changes, boolean help, boolean version) {
     }
 
     /** Thrown for a command line that cannot be used; the message says why. */
@@ -107,10 +112,10 @@ public final class RunnerArguments {
         OptionValues given = OptionValues.read(args);
         String copilot = given.last("--copilot", env.get("COPILOT_CLI"));
         if (given.flag("--help", false)) {
-            return new Parsed(null, null, copilot, null, null, true, false);
+            return new Parsed(null, null, copilot, null, null, null, true, false);
         }
         if (given.flag("--version", false)) {
-            return new Parsed(null, null, copilot, null, null, false, true);
+            return new Parsed(null, null, copilot, null, null, null, false, true);
         }
         String prompt = given.last("--prompt", null);
         String promptFile = given.last("--prompt-file", null);
@@ -125,11 +130,15 @@ public final class RunnerArguments {
             throw new UsageException("no task: give --prompt TEXT or --prompt-file FILE");
         }
         String maxContinues = given.last("--max-autopilot-continues", null);
+        String maxPremium = given.last("--max-premium-requests", null);
+        String maxTokens = given.last("--max-tokens", null);
         String timeout = given.last("--timeout", null);
         String inactivity = given.last("--inactivity-timeout", null);
         AutopilotOptions.Builder options = AutopilotOptions.builder(prompt)
                 .model(given.last("--model", env.get("COPILOT_MODEL")))
                 .maxAutopilotContinues(maxContinues == null ? null : integer("--max-autopilot-continues", maxContinues))
+                .maxPremiumRequests(maxPremium == null ? null : decimal("--max-premium-requests", maxPremium))
+                .maxTokens(maxTokens == null ? null : whole("--max-tokens", maxTokens))
                 .allowAllTools(given.flag("--allow-all-tools", false))
                 .githubToken(EnvironmentTokens.githubToken(env))
                 .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))
@@ -160,11 +169,27 @@ public final class RunnerArguments {
             throw new UsageException(String.join(" ", problems));
         }
         return new Parsed(built, dir, copilot, path(given.last("--journal", null)), path(given.last("--timeline", null)),
-                false, false);
+                path(given.last("--changes", null)), false, false);
     }
 
     private static Path path(String value) {
         return value == null ? null : Path.of(value);
+    }
+
+    private static Double decimal(String name, String value) throws UsageException {
+        try {
+            return Double.valueOf(value.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " needs a number, got '" + value + "'");
+        }
+    }
+
+    private static Long whole(String name, String value) throws UsageException {
+        try {
+            return Long.valueOf(value.strip().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " needs a whole number, got '" + value + "'");
+        }
     }
 
     private static Integer integer(String name, String value) throws UsageException {

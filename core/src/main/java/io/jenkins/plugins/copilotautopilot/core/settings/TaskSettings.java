@@ -30,6 +30,8 @@ public final class TaskSettings {
     private final String model;
     private final String credentialsId;
     private final Integer maxAutopilotContinues;
+    private final Double maxPremiumRequests;
+    private final Long maxTokens;
     private final Boolean allowAllTools;
     private final List<String> allowTools;
     private final List<String> denyTools;
@@ -53,6 +55,8 @@ public final class TaskSettings {
         model = blankToNull(b.model);
         credentialsId = blankToNull(b.credentialsId);
         maxAutopilotContinues = b.maxAutopilotContinues;
+        maxPremiumRequests = b.maxPremiumRequests;
+        maxTokens = b.maxTokens;
         allowAllTools = b.allowAllTools;
         allowTools = clean(b.allowTools);
         denyTools = clean(b.denyTools);
@@ -88,6 +92,9 @@ public final class TaskSettings {
         b.model = pick("model", model, defaults.model, taken);
         b.credentialsId = pick("credentialsId", credentialsId, defaults.credentialsId, taken);
         b.maxAutopilotContinues = pick("maxAutopilotContinues", maxAutopilotContinues, defaults.maxAutopilotContinues, taken);
+        // budgets: the administrator's is a ceiling, a step may only set a lower one
+        b.maxPremiumRequests = lower("maxPremiumRequests", maxPremiumRequests, defaults.maxPremiumRequests, taken);
+        b.maxTokens = lower("maxTokens", maxTokens, defaults.maxTokens, taken);
         b.allowAllTools = pick("allowAllTools", allowAllTools, defaults.allowAllTools, taken);
         b.allowTools = allowTools.isEmpty() ? defaults.allowTools : allowTools;
         if (allowTools.isEmpty() && !defaults.allowTools.isEmpty()) {
@@ -128,6 +135,8 @@ public final class TaskSettings {
         AutopilotOptions.Builder b = AutopilotOptions.builder(prompt)
                 .model(model)
                 .maxAutopilotContinues(maxAutopilotContinues)
+                .maxPremiumRequests(maxPremiumRequests)
+                .maxTokens(maxTokens)
                 .allowAllTools(Boolean.TRUE.equals(allowAllTools))
                 .githubToken(githubToken)
                 .timeout(minutes("timeout", timeoutMinutes, AutopilotOptions.DEFAULT_TIMEOUT, problems))
@@ -203,6 +212,15 @@ public final class TaskSettings {
         return value == 0 ? null : Duration.ofMinutes(value);
     }
 
+    /** The lower of two limits (null = none); noted as taken from the defaults when the default one wins. */
+    private static <T extends Comparable<T>> T lower(String name, T own, T fallback, Set<String> taken) {
+        if (fallback != null && (own == null || fallback.compareTo(own) < 0)) {
+            taken.add(name);
+            return fallback;
+        }
+        return own;
+    }
+
     private static <T> T pick(String name, T own, T fallback, Set<String> taken) {
         if (own != null) {
             return own;
@@ -239,6 +257,14 @@ public final class TaskSettings {
 
     public Integer maxAutopilotContinues() {
         return maxAutopilotContinues;
+    }
+
+    public Double maxPremiumRequests() {
+        return maxPremiumRequests;
+    }
+
+    public Long maxTokens() {
+        return maxTokens;
     }
 
     public Boolean allowAllTools() {
@@ -313,6 +339,8 @@ public final class TaskSettings {
         private String model;
         private String credentialsId;
         private Integer maxAutopilotContinues;
+        private Double maxPremiumRequests;
+        private Long maxTokens;
         private Boolean allowAllTools;
         private List<String> allowTools = List.of();
         private List<String> denyTools = List.of();
@@ -345,6 +373,16 @@ public final class TaskSettings {
 
         public Builder credentialsId(String value) {
             credentialsId = value;
+            return this;
+        }
+
+        public Builder maxPremiumRequests(Double value) {
+            maxPremiumRequests = value;
+            return this;
+        }
+
+        public Builder maxTokens(Long value) {
+            maxTokens = value;
             return this;
         }
 
