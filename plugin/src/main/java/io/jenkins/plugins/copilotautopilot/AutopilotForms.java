@@ -25,7 +25,8 @@ import org.springframework.security.core.Authentication;
  */
 final class AutopilotForms {
     /** Every setting, in form order; each has a {@code help-<field>.html} next to the Pipeline step. */
-    static final String[] FIELDS = {"prompt", "credentialsId", "model", "maxAutopilotContinues", "allowAllTools",
+    static final String[] FIELDS = {"prompt", "credentialsId", "model", "maxAutopilotContinues", "maxPremiumRequests",
+        "maxTokens", "allowAllTools",
         "allowTools", "denyTools", "addDirs", "workingDirectory", "timeout", "inactivityTimeout", "resultWhenIncomplete",
         "installation", "copilotPath", "providerBaseUrl", "providerType", "providerWireApi", "providerCredentialsId", "offline",
         "secretEnvVars"};
@@ -81,6 +82,19 @@ final class AutopilotForms {
         }
         try {
             return Integer.parseInt(v) >= 0 ? FormValidation.ok() : FormValidation.error(Messages.AutopilotForms_NotNegative());
+        } catch (NumberFormatException e) {
+            return FormValidation.error(Messages.AutopilotForms_NotANumber(v));
+        }
+    }
+
+    /** Empty (no limit) or a number above 0. */
+    static FormValidation checkPositiveNumber(String value) {
+        String v = Util.fixEmptyAndTrim(value);
+        if (v == null) {
+            return FormValidation.ok();
+        }
+        try {
+            return Double.parseDouble(v) > 0 ? FormValidation.ok() : FormValidation.error(Messages.AutopilotForms_NotPositive());
         } catch (NumberFormatException e) {
             return FormValidation.error(Messages.AutopilotForms_NotANumber(v));
         }

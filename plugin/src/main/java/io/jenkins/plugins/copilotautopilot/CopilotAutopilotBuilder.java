@@ -42,6 +42,8 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     private String model;
     private String credentialsId;
     private Integer maxAutopilotContinues;
+    private Double maxPremiumRequests;
+    private Long maxTokens;
     private Boolean allowAllTools;
     private List<String> allowTools = new ArrayList<>();
     private List<String> denyTools = new ArrayList<>();
@@ -148,6 +150,26 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
     @DataBoundSetter
     public void setMaxAutopilotContinues(Integer maxAutopilotContinues) {
         this.maxAutopilotContinues = maxAutopilotContinues;
+    }
+
+    @Override
+    public Double getMaxPremiumRequests() {
+        return maxPremiumRequests;
+    }
+
+    @DataBoundSetter
+    public void setMaxPremiumRequests(Double maxPremiumRequests) {
+        this.maxPremiumRequests = maxPremiumRequests;
+    }
+
+    @Override
+    public Long getMaxTokens() {
+        return maxTokens;
+    }
+
+    @DataBoundSetter
+    public void setMaxTokens(Long maxTokens) {
+        this.maxTokens = maxTokens;
     }
 
     @Override
@@ -326,6 +348,11 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
             return Messages.CopilotAutopilotBuilder_DisplayName();
         }
 
+        /** The shared form leaves out the Pipeline-only settings ({@code propagate}). */
+        public boolean isPipelineStep() {
+            return false;
+        }
+
         /** The class whose configuration form this step shares (see config.jelly). */
         public Class<?> getStepClass() {
             return CopilotAutopilotStep.class;
@@ -363,6 +390,14 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
 
         public FormValidation doCheckPrompt(@QueryParameter String value) {
             return AutopilotForms.checkPrompt(value);
+        }
+
+        public FormValidation doCheckMaxPremiumRequests(@QueryParameter String value) {
+            return AutopilotForms.checkPositiveNumber(value);
+        }
+
+        public FormValidation doCheckMaxTokens(@QueryParameter String value) {
+            return AutopilotForms.checkPositiveNumber(value);
         }
 
         public FormValidation doCheckMaxAutopilotContinues(@QueryParameter String value) {

@@ -32,6 +32,8 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     private String credentialsId;
     private String model;
     private Integer maxAutopilotContinues;
+    private Double maxPremiumRequests;
+    private Long maxTokens;
     private boolean allowAllTools;
     private List<String> allowTools = new ArrayList<>();
     private List<String> denyTools = new ArrayList<>();
@@ -66,6 +68,8 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
                 .credentialsId(credentialsId)
                 .model(model)
                 .maxAutopilotContinues(maxAutopilotContinues)
+                .maxPremiumRequests(maxPremiumRequests)
+                .maxTokens(maxTokens)
                 .allowAllTools(allowAllTools ? Boolean.TRUE : null)
                 .allowTools(allowTools)
                 .denyTools(denyTools)
@@ -129,6 +133,26 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     @DataBoundSetter
     public void setMaxAutopilotContinues(Integer maxAutopilotContinues) {
         this.maxAutopilotContinues = maxAutopilotContinues;
+        save();
+    }
+
+    public Double getMaxPremiumRequests() {
+        return maxPremiumRequests;
+    }
+
+    @DataBoundSetter
+    public void setMaxPremiumRequests(Double maxPremiumRequests) {
+        this.maxPremiumRequests = maxPremiumRequests;
+        save();
+    }
+
+    public Long getMaxTokens() {
+        return maxTokens;
+    }
+
+    @DataBoundSetter
+    public void setMaxTokens(Long maxTokens) {
+        this.maxTokens = maxTokens;
         save();
     }
 
@@ -262,6 +286,18 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     @POST
     public FormValidation doCheckProviderCredentialsId(@QueryParameter String value) {
         return AutopilotForms.checkCredentials((Item) null, value);
+    }
+
+    @POST
+    public FormValidation doCheckMaxPremiumRequests(@QueryParameter String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return AutopilotForms.checkPositiveNumber(value);
+    }
+
+    @POST
+    public FormValidation doCheckMaxTokens(@QueryParameter String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return AutopilotForms.checkPositiveNumber(value);
     }
 
     @POST

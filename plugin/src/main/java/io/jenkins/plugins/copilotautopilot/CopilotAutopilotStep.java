@@ -42,6 +42,8 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     private String model;
     private String credentialsId;
     private Integer maxAutopilotContinues;
+    private Double maxPremiumRequests;
+    private Long maxTokens;
     private Boolean allowAllTools;
     private List<String> allowTools = new ArrayList<>();
     private List<String> denyTools = new ArrayList<>();
@@ -103,6 +105,26 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     @DataBoundSetter
     public void setMaxAutopilotContinues(Integer maxAutopilotContinues) {
         this.maxAutopilotContinues = maxAutopilotContinues;
+    }
+
+    @Override
+    public Double getMaxPremiumRequests() {
+        return maxPremiumRequests;
+    }
+
+    @DataBoundSetter
+    public void setMaxPremiumRequests(Double maxPremiumRequests) {
+        this.maxPremiumRequests = maxPremiumRequests;
+    }
+
+    @Override
+    public Long getMaxTokens() {
+        return maxTokens;
+    }
+
+    @DataBoundSetter
+    public void setMaxTokens(Long maxTokens) {
+        this.maxTokens = maxTokens;
     }
 
     @Override
@@ -289,6 +311,11 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
             return Messages.CopilotAutopilotStep_DisplayName();
         }
 
+        /** The form shows the Pipeline-only settings ({@code propagate}). */
+        public boolean isPipelineStep() {
+            return true;
+        }
+
         @Override
         public Set<? extends Class<?>> getRequiredContext() {
             return Set.of(Run.class, TaskListener.class, FilePath.class, Launcher.class, EnvVars.class, FlowNode.class);
@@ -321,6 +348,14 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
 
         public FormValidation doCheckPrompt(@QueryParameter String value) {
             return AutopilotForms.checkPrompt(value);
+        }
+
+        public FormValidation doCheckMaxPremiumRequests(@QueryParameter String value) {
+            return AutopilotForms.checkPositiveNumber(value);
+        }
+
+        public FormValidation doCheckMaxTokens(@QueryParameter String value) {
+            return AutopilotForms.checkPositiveNumber(value);
         }
 
         public FormValidation doCheckMaxAutopilotContinues(@QueryParameter String value) {

@@ -17,6 +17,12 @@ public interface CopilotAutopilotTask {
 
     Integer getMaxAutopilotContinues();
 
+    /** The most premium requests the session may use, or null for the default (none). */
+    Double getMaxPremiumRequests();
+
+    /** The most tokens (input plus output) the session may use, or null for the default (none). */
+    Long getMaxTokens();
+
     /** True or false, or null for the global configuration's default (itself off unless an administrator sets it). */
     Boolean getAllowAllTools();
 
@@ -65,6 +71,8 @@ public interface CopilotAutopilotTask {
                 .model(getModel())
                 .credentialsId(getCredentialsId())
                 .maxAutopilotContinues(getMaxAutopilotContinues())
+                .maxPremiumRequests(getMaxPremiumRequests())
+                .maxTokens(getMaxTokens())
                 .allowAllTools(getAllowAllTools())
                 .allowTools(getAllowTools())
                 .denyTools(getDenyTools())
