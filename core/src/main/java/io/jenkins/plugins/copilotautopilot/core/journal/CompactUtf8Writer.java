@@ -1,0 +1,112 @@
+package io.jenkins.plugins.copilotautopilot.core.journal;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A buffered UTF-8 writer that holds memory only while it holds text: its buffer ({@value #BUFFER} bytes) is
+ * taken on the first write and given back once written out. A journal is one of these per running session;
+ * a {@code BufferedWriter} over an {@code OutputStreamWriter} kept 64K chars plus the encoder's 8 KB for each,
+ * busy or not. Encodes as {@code OutputStreamWriter} does (an unpaired surrogate becomes {@code ?}), given whole
+ * strings.
+ */
+final class CompactUtf8Writer extends Writer {
+    static final int BUFFER = 8 * 1024;
+    private static final byte[] NONE = new byte[0];
+
+    private final OutputStream out;
+    private byte[] buffer = NONE;
+    private int count;
+    private boolean closed;
+
+    CompactUtf8Writer(OutputStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public void write(String text) throws IOException {
+        write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+        if (c < 0x80) {
+            ensureOpen();
+            if (count == buffer.length) { // full, or not taken yet
+                writeOut();
+                take();
+            }
+            buffer[count++] = (byte) c;
+        } else {
+            write(String.valueOf((char) c));
+        }
+    }
+
+    @Override
+    public void write(char[] chars, int offset, int length) throws IOException {
+        write(new String(chars, offset, length));
+    }
+
+    @Override
+    public void write(String text, int offset, int length) throws IOException {
+        write(text.substring(offset, offset + length));
+    }
+
+    private void write(byte[] bytes) throws IOException {
+        ensureOpen();
+        if (bytes.length > BUFFER - count) {
+            writeOut();
+            if (bytes.length >= BUFFER) {
+                out.write(bytes);
+                return;
+            }
+        }
+        if (buffer == NONE) {
+            take();
+        }
+        System.arraycopy(bytes, 0, buffer, count, bytes.length);
+        count += bytes.length;
+    }
+
+    private void take() {
+        buffer = new byte[BUFFER];
+    }
+
+    /** Writes what is held and gives the buffer back. */
+    private void writeOut() throws IOException {
+        if (count > 0) {
+            out.write(buffer, 0, count);
+        }
+        count = 0;
+        buffer = NONE;
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException("Stream closed");
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        ensureOpen();
+        writeOut();
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            writeOut();
+            out.flush();
+        } finally {
+            closed = true;
+            out.close();
+        }
+    }
+}
