@@ -63,14 +63,11 @@ public final class LocalCliSession implements CliSession {
      * finds nothing new costs one {@code stat}: the file is opened only when it has grown.
      */
     public static byte[] read(Path file, long offset, int max) throws IOException {
-        if (file.toFile().length() <= offset) {
+        long available = file.toFile().length() - offset; // what was there a moment ago: the rest comes next time
+        if (available <= 0) {
             return NONE; // not grown, or not there (yet)
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long available = channel.size() - offset;
-            if (available <= 0) {
-                return NONE;
-            }
             ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(available, max));
             while (buffer.hasRemaining()) {
                 if (channel.read(buffer, offset + buffer.position()) < 0) {
