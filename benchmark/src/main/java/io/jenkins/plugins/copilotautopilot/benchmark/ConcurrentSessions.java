@@ -5,6 +5,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
 import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;
 import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
@@ -444,13 +445,11 @@ public final class ConcurrentSessions {
             }
         }
 
-        /** As the step does: atomically, after the journal was flushed. */
+        /** As the step does ({@code AutopilotStepRunner.saveCheckpoint}): the journal flushed, the file rewritten in place. */
         private void saveCheckpoint() throws IOException {
             boolean onFollower = Thread.currentThread().getName().startsWith(FOLLOWER_PREFIX);
             long c0 = onFollower ? THREADS.getCurrentThreadCpuTime() : 0;
-            Path partial = checkpoint.resolveSibling(checkpoint.getFileName() + ".tmp");
-            Files.writeString(partial, follower.checkpoint().toText(), StandardCharsets.UTF_8);
-            Files.move(partial, checkpoint, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            CheckpointFile.write(checkpoint, follower.checkpoint());
             lastCheckpoint = System.currentTimeMillis();
             long now = System.nanoTime();
             if (onFollower && now >= windowStart && now < windowEnd) {
