@@ -6,14 +6,15 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A buffered UTF-8 writer that holds memory only while it holds text: its buffer ({@value #BUFFER} bytes) is
- * taken on the first write and given back once written out. A journal is one of these per running session;
+ * A buffered UTF-8 writer that holds memory only while it holds text: its buffer (at most {@value #BUFFER}
+ * bytes) grows with the text held and is given back once written out. A journal is one of these per running session;
  * a {@code BufferedWriter} over an {@code OutputStreamWriter} kept 64K chars plus the encoder's 8 KB for each,
  * busy or not. Encodes as {@code OutputStreamWriter} does (an unpaired surrogate becomes {@code ?}), given whole
  * strings.
  */
 final class CompactUtf8Writer extends Writer {
     static final int BUFFER = 8 * 1024;
+    private static final int MIN_BUFFER = 512;
     private static final byte[] NONE = new byte[0];
 
     private final OutputStream out;
@@ -34,10 +35,10 @@ final class CompactUtf8Writer extends Writer {
     public void write(int c) throws IOException {
         if (c < 0x80) {
             ensureOpen();
-            if (count == buffer.length) { // full, or not taken yet
+            if (count == BUFFER) {
                 writeOut();
-                take();
             }
+            room(count + 1);
             buffer[count++] = (byte) c;
         } else {
             write(String.valueOf((char) c));
@@ -63,15 +64,20 @@ final class CompactUtf8Writer extends Writer {
                 return;
             }
         }
-        if (buffer == NONE) {
-            take();
-        }
+        room(count + bytes.length);
         System.arraycopy(bytes, 0, buffer, count, bytes.length);
         count += bytes.length;
     }
 
-    private void take() {
-        buffer = new byte[BUFFER];
+    /** Grows the buffer (by doubling, up to {@link #BUFFER}) to hold {@code needed} bytes. */
+    private void room(int needed) {
+        if (needed > buffer.length) {
+            int size = Math.max(buffer.length, MIN_BUFFER);
+            while (size < needed) {
+                size *= 2;
+            }
+            buffer = java.util.Arrays.copyOf(buffer, Math.min(size, BUFFER));
+        }
     }
 
     /** Writes what is held and gives the buffer back. */
