@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A buffered UTF-8 writer that holds memory only while it holds text: its buffer (at most {@value #BUFFER}
- * bytes) grows with the text held and is given back once written out. A journal is one of these per running session;
+ * bytes) grows with the text held and is given back when flushed (a busy writer keeps it). A journal is one of these per running session;
  * a {@code BufferedWriter} over an {@code OutputStreamWriter} kept 64K chars plus the encoder's 8 KB for each,
  * busy or not. Encodes as {@code OutputStreamWriter} does (an unpaired surrogate becomes {@code ?}), given whole
  * strings.
@@ -36,7 +36,7 @@ final class CompactUtf8Writer extends Writer {
         if (c < 0x80) {
             ensureOpen();
             if (count == BUFFER) {
-                writeOut();
+                writeOut(false);
             }
             room(count + 1);
             buffer[count++] = (byte) c;
@@ -58,7 +58,7 @@ final class CompactUtf8Writer extends Writer {
     private void write(byte[] bytes) throws IOException {
         ensureOpen();
         if (bytes.length > BUFFER - count) {
-            writeOut();
+            writeOut(false);
             if (bytes.length >= BUFFER) {
                 out.write(bytes);
                 return;
@@ -80,13 +80,15 @@ final class CompactUtf8Writer extends Writer {
         }
     }
 
-    /** Writes what is held and gives the buffer back. */
-    private void writeOut() throws IOException {
+    /** Writes what is held; gives the buffer back if {@code release}. */
+    private void writeOut(boolean release) throws IOException {
         if (count > 0) {
             out.write(buffer, 0, count);
         }
         count = 0;
-        buffer = NONE;
+        if (release) {
+            buffer = NONE;
+        }
     }
 
     private void ensureOpen() throws IOException {
@@ -98,7 +100,7 @@ final class CompactUtf8Writer extends Writer {
     @Override
     public void flush() throws IOException {
         ensureOpen();
-        writeOut();
+        writeOut(true);
         out.flush();
     }
 
@@ -108,7 +110,7 @@ final class CompactUtf8Writer extends Writer {
             return;
         }
         try {
-            writeOut();
+            writeOut(true);
             out.flush();
         } finally {
             closed = true;
