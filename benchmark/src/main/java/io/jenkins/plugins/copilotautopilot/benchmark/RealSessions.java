@@ -115,6 +115,11 @@ final class RealSessions {
                 }
 
                 @Override
+                public void pause(long millis) throws InterruptedException {
+                    session.pause(millis);
+                }
+
+                @Override
                 public void stop() throws IOException, InterruptedException {
                     session.stop();
                 }

@@ -212,10 +212,10 @@ public final class AutopilotEngine {
                 } catch (IOException e) {
                     result = follower.lost(session, "its output could not be read: " + e.getMessage());
                 }
-                // more may be waiting right after output; else look again later and later
+                // more may be waiting right after output; else look again later and later (or as soon as it ends)
                 if (result == null && !gotData && !follower.abortRequested()) {
                     try {
-                        Thread.sleep(delay);
+                        session.pause(delay);
                     } catch (InterruptedException e) {
                         interrupted = true;
                     }

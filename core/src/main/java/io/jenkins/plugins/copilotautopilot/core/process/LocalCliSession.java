@@ -45,6 +45,11 @@ public final class LocalCliSession implements CliSession {
                 ended ? readLaunchError(folder) : null);
     }
 
+    @Override
+    public void pause(long millis) throws InterruptedException {
+        script.waitFor(millis, java.util.concurrent.TimeUnit.MILLISECONDS); // the launch script ends right after the CLI
+    }
+
     /** Why the launch script could not start the CLI, or null. */
     public static String readLaunchError(Path folder) throws IOException {
         if (folder.resolve(ControlFolder.LAUNCH_ERROR).toFile().length() == 0) {
