@@ -123,7 +123,7 @@ public final class AutopilotEngine {
         AutopilotOptions options = command.options();
         SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
                 secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
-        follower.header(command, describe(command));
+        follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal
         return follower;
     }
 
