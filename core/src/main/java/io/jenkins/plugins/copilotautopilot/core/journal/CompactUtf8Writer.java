@@ -7,13 +7,14 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A buffered UTF-8 writer that holds memory only while it holds text: its buffer (at most {@value #BUFFER}
- * bytes) grows with the text held and is given back when flushed (a busy writer keeps it). A journal is one of these per running session;
+ * bytes, as a busy journal wrote before) grows with the text held and is given back when flushed (a busy writer
+ * keeps it). A journal is one of these per running session;
  * a {@code BufferedWriter} over an {@code OutputStreamWriter} kept 64K chars plus the encoder's 8 KB for each,
  * busy or not. Encodes as {@code OutputStreamWriter} does (an unpaired surrogate becomes {@code ?}), given whole
  * strings.
  */
 final class CompactUtf8Writer extends Writer {
-    static final int BUFFER = 8 * 1024;
+    static final int BUFFER = 64 * 1024;
     private static final int MIN_BUFFER = 512;
     private static final byte[] NONE = new byte[0];
 

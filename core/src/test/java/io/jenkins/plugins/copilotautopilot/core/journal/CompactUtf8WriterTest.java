@@ -21,7 +21,7 @@ class CompactUtf8WriterTest {
     @Test
     void writesTheSameBytesAsABufferedOutputStreamWriter() throws IOException {
         String[] pieces = {"{\"type\":\"a\"}", "caf\u00e9", "\ud83d\ude00", "lone \ud83d high", "lone \ude00 low", "x".repeat(9000),
-            "y".repeat(8191), "z".repeat(8192), "", "\u20ac"};
+            "y".repeat(8191), "z".repeat(8192), "v".repeat(65535), "w".repeat(65536), "u".repeat(70000), "", "\u20ac"};
         Random random = new Random(14);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         ByteArrayOutputStream actual = new ByteArrayOutputStream();
