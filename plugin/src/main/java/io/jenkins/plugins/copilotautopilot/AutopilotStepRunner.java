@@ -19,6 +19,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.WorkspacePaths;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
+import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
 import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
@@ -33,10 +34,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -370,17 +369,16 @@ final class AutopilotStepRunner {
         return SafeFileNames.resolveInside(new File(run.getRootDir(), JOURNAL_FOLDER).toPath(), invocationId + CHECKPOINT_SUFFIX);
     }
 
-    /** Notes how far the log and the journal got (atomically: a restart reads either the old or the new one). */
+    /**
+     * Notes how far the log and the journal got, rewriting the file in place (no new file or rename each second
+     * for each session); a restart reads the newest whole checkpoint in it (see {@link CheckpointFile}).
+     */
     static void saveCheckpoint(Run<?, ?> run, String invocationId, Checkpoint checkpoint) throws IOException {
-        Path file = checkpointFile(run, invocationId);
-        Path partial = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(partial, checkpoint.toText(), StandardCharsets.UTF_8);
-        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        CheckpointFile.write(checkpointFile(run, invocationId), checkpoint);
     }
 
     static Checkpoint readCheckpoint(Run<?, ?> run, String invocationId) throws IOException {
-        Path file = checkpointFile(run, invocationId);
-        return Files.exists(file) ? Checkpoint.parse(Files.readString(file, StandardCharsets.UTF_8)) : Checkpoint.START;
+        return CheckpointFile.read(checkpointFile(run, invocationId));
     }
 
     private static void deleteCheckpoint(Run<?, ?> run, String invocationId) {

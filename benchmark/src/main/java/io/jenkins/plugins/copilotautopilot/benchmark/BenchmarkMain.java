@@ -29,30 +29,42 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>the same stream in a JVM with a 64 MB heap;</li>
  *   <li>the engine's overhead on a real 2-turn session (real CLI, scripted model), and the runner with JVM start;</li>
  *   <li>log compaction: rendered bytes over raw stdout bytes;</li>
- *   <li>latency from an event's arrival to its rendered line being flushed.</li>
+ *   <li>latency from an event's arrival to its rendered line being flushed;</li>
+ *   <li>many sessions followed at once as the plugin follows them ({@link ConcurrentSessions}), each N in a child JVM
+ *       with a 256 MB heap: heap, CPU, threads, file descriptors, delay from a line's write to its log line.</li>
  * </ol>
- * Options: {@code --events N} (default 1000000), {@code --runs N} (default 10), {@code --out FILE}.
+ * Options: {@code --events N} (default 1000000), {@code --runs N} (default 10), {@code --sessions N,N,...} (default
+ * 1,100,1000), {@code --session-seconds S} (the measuring window, default 60), {@code --speedup F} (replay the
+ * captures F times faster than recorded, default 1), {@code --out FILE}.
  */
 public final class BenchmarkMain {
     static final int WARMUP_ROUNDS = 2;
     static final int PEER_ROUNDS = 3;
+    /** The heap the concurrent sessions run in (1,000 sessions must fit). */
+    static final String SESSIONS_HEAP = "-Xmx256m";
 
     private final StringBuilder report = new StringBuilder();
 
     public static void main(String[] args) throws Exception {
         long events = 1_000_000;
         int runs = 10;
+        List<Integer> sessions = List.of(1, 100, 1000);
+        double sessionSeconds = 60;
+        double speedup = 1;
         Path out = Path.of("benchmark/target/results.md");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--events" -> events = Long.parseLong(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--sessions" -> sessions = java.util.Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::valueOf).toList();
+                case "--session-seconds" -> sessionSeconds = Double.parseDouble(args[++i]);
+                case "--speedup" -> speedup = Double.parseDouble(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         BenchmarkMain main = new BenchmarkMain();
-        main.run(events, runs);
+        main.run(events, runs, sessions, sessionSeconds, speedup);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, main.report, StandardCharsets.UTF_8);
         System.out.println(main.report);
@@ -63,7 +75,7 @@ public final class BenchmarkMain {
         return report.toString();
     }
 
-    void run(long events, int runs) throws Exception {
+    void run(long events, int runs, List<Integer> sessionCounts, double sessionSeconds, double speedup) throws Exception {
         Path work = Files.createTempDirectory("copilot-bench-");
         line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
                 + System.getProperty("os.arch") + ", Java " + Runtime.version() + "; jq: " + Peers.version("jq", "--version")
@@ -141,30 +153,98 @@ public final class BenchmarkMain {
             long[] stream2 = sessions.streamingBytes();
             row("Log size / stdout size, live streaming session (800 words in ~1,000 deltas)",
                     pct(stream2[1], stream2[0]) + " (" + fmt(stream2[1]) + " of " + fmt(stream2[0]) + " bytes)", "≤ 10 %");
+            Path script = Path.of(System.getProperty("runner.script", "copilot-autopilot"));
+            boolean withRunner = Files.isRegularFile(script);
             sessions.bare();
             sessions.engine();
+            if (withRunner) {
+                sessions.runner(script);
+            }
             List<Long> bare = new ArrayList<>();
             List<Long> engine = new ArrayList<>();
+            List<Long> runner = new ArrayList<>();
             for (int i = 0; i < runs; i++) {
                 bare.add(sessions.bare());
                 engine.add(sessions.engine());
+                if (withRunner) {
+                    runner.add(sessions.runner(script));
+                }
             }
             double b = Stats.median(bare);
             double e = Stats.median(engine);
             row("Real 2-turn session, bare CLI (median of " + runs + ")", String.format(Locale.ROOT, "%.0f ms", ms(b)), "—");
             row("Same session through the engine, in-process (median of " + runs + ", alternated)",
                     String.format(Locale.ROOT, "%.0f ms: %+.0f ms, %+.1f %%", ms(e), ms(e - b), (e - b) * 100 / b), "≤ +50 ms or ≤ +2 %");
-            Path runnerJar = Path.of(System.getProperty("runner.jar", "core/target/copilot-autopilot-runner.jar"));
-            if (Files.isRegularFile(runnerJar)) {
-                List<Long> runner = new ArrayList<>();
-                for (int i = 0; i < Math.max(3, runs / 2); i++) {
-                    runner.add(sessions.runner(runnerJar));
-                }
+            if (withRunner) {
                 double rr = Stats.median(runner);
-                row("Same session through the standalone runner, JVM start included (median of " + runner.size() + ")",
-                        String.format(Locale.ROOT, "%.0f ms: %+.0f ms over the bare CLI", ms(rr), ms(rr - b)), "reported");
+                row("Same session through the standalone runner `./copilot-autopilot`, JVM start included (median of " + runs
+                                + ", alternated)", String.format(Locale.ROOT, "%.0f ms: %+.0f ms over the bare CLI", ms(rr), ms(rr - b)),
+                        "≤ +300 ms");
             }
         }
+
+        // 6: many sessions at once, as the controller follows them
+        concurrentSessions(sessionCounts, sessionSeconds, speedup);
+    }
+
+    private void concurrentSessions(List<Integer> counts, double seconds, double speedup) throws Exception {
+        List<ConcurrentSessions.Result> results = new ArrayList<>();
+        for (int n : counts) {
+            results.add(ConcurrentSessions.Result.parse(child(List.of(SESSIONS_HEAP), ConcurrentSessions.class.getName(),
+                    String.valueOf(n), String.valueOf(seconds), String.valueOf(speedup))));
+        }
+        String ns = join(results, r -> fmt(r.sessions()), " / ");
+        long mismatches = results.stream().mapToLong(ConcurrentSessions.Result::mismatches).sum();
+        String mismatch = results.stream().map(ConcurrentSessions.Result::mismatch).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        row("Concurrent sessions, N = " + ns + " in a JVM with `" + SESSIONS_HEAP + "` each: every session replays a real capture at "
+                        + (speedup == 1 ? "its recorded pace" : speedup + "× its recorded pace") + " through its own follower, engine, masker, log sink"
+                        + " and journal on disk, all ticked by one shared scheduler with the plugin's 4 threads and timings (window "
+                        + String.format(Locale.ROOT, "%.0f", seconds) + " s)",
+                (mismatches == 0 ? "all ran" : "FAILED: " + mismatches + " sessions ended unlike their capture (" + mismatch + ")")
+                        + "; CLI lines/s " + join(results, r -> fmt(Math.round(r.lines() / r.windowSeconds())), " / ")
+                        + "; looks/s " + join(results, r -> fmt(Math.round(r.looks() / r.windowSeconds())), " / ")
+                        + "; sessions ended and replaced " + join(results, r -> fmt(r.finished()), " / "),
+                "1,000 sessions run in `" + SESSIONS_HEAP + "`");
+        row("Live heap per running session (after full GCs while all N run, minus N = 0, divided by N), N = " + ns,
+                join(results, r -> String.format(Locale.ROOT, "%.1f KB", r.heapPerSession() / 1024), " / ")
+                        + " (" + mb(results.get(results.size() - 1).heap() - results.get(results.size() - 1).baselineHeap()) + " for "
+                        + fmt(results.get(results.size() - 1).sessions()) + ")",
+                "— (old plugin: 600–750 KB)");
+        row("Follower CPU per session-minute (CPU time of the follower threads), N = " + ns,
+                join(results, r -> String.format(Locale.ROOT, "%.1f ms", r.cpuPerSessionMinute() * 1000), " / "), "—");
+        ConcurrentSessions.Result last = results.get(results.size() - 1);
+        row("Follower CPU, " + fmt(last.sessions()) + " sessions",
+                String.format(Locale.ROOT, "%.1f %% of one core: %.1f µs per CLI line, looks included; of it %.1f %% writing the step's"
+                                + " checkpoint files", last.coreShare() * 100, last.cpuMicrosPerLine(),
+                        last.checkpointCpuSeconds() / last.windowSeconds() * 100),
+                "≤ 10 % of one core (old plugin: ~60 µs per event)");
+        row("Threads / open file descriptors, N = 0 / " + ns,
+                "threads " + last.baselineThreads() + " / " + join(results, r -> String.valueOf(r.threads()), " / ")
+                        + "; descriptors " + last.baselineFds() + " / " + join(results, r -> fmt(r.fds()), " / "),
+                "threads do not grow with N");
+        row("Delay, line written to the output file → its rendered line in the log sink, N = " + ns,
+                join(results, r -> String.format(Locale.ROOT, "p50 %.0f ms, p99 %.0f ms", r.p50() / 1e6, r.p99() / 1e6), " / "),
+                "p99 ≤ 500 ms");
+    }
+
+    private static String join(List<ConcurrentSessions.Result> results, java.util.function.Function<ConcurrentSessions.Result, String> f,
+                               String separator) {
+        return results.stream().map(f).collect(java.util.stream.Collectors.joining(separator));
+    }
+
+    /** Runs {@code mainClass} in a JVM with {@code jvmOptions} and this classpath; its last line of output. */
+    private static String child(List<String> jvmOptions, String mainClass, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!child.waitFor(30, TimeUnit.MINUTES) || child.exitValue() != 0) {
+            throw new IllegalStateException(mainClass + " exited " + child.exitValue() + ": " + out);
+        }
+        return out.substring(out.lastIndexOf('\n') + 1);
     }
 
     /** Runs the pipeline over a stream in a JVM with a 64 MB heap; its one line of output. */

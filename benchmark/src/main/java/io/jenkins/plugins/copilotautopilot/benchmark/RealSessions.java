@@ -76,15 +76,21 @@ final class RealSessions {
         return took;
     }
 
-    /** The standalone runner, JVM start included. Wall nanoseconds. */
-    long runner(Path runnerJar) throws IOException, InterruptedException {
+    /**
+     * The standalone runner as a user starts it ({@code ./copilot-autopilot}: the script, then its JVM with the
+     * class data archive), everything included. Wall nanoseconds.
+     */
+    long runner(Path script) throws IOException, InterruptedException {
         CliCommand command = command("Create hi.txt");
-        List<String> args = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", runnerJar.toString(), "--offline", "--allow-all-tools", "-C", command.workingDirectory(), "-p", "Create hi.txt"));
+        List<String> args = new ArrayList<>(List.of(script.toString(), "--copilot", cli.path(), "--offline", "--allow-all-tools",
+                "-C", command.workingDirectory(), "-p", "Create hi.txt"));
         ProcessBuilder builder = new ProcessBuilder(args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().putAll(Map.of("COPILOT_CLI", cli.path(), "COPILOT_PROVIDER_BASE_URL", server.baseUrl(),
                 "COPILOT_PROVIDER_API_KEY", "sk-benchmark-key-0001", "COPILOT_MODEL", "fake-model"));
+        // the same JVM as this benchmark's (the class data archive was made by the build's)
+        builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
+                + System.getenv().getOrDefault("PATH", ""));
         long start = System.nanoTime();
         Process process = builder.start();
         if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
@@ -106,6 +112,11 @@ final class RealSessions {
                     SessionPoll poll = session.poll(outputOffset, stderrOffset, maxBytes);
                     raw.addAndGet(poll.output().length);
                     return poll;
+                }
+
+                @Override
+                public void pause(long millis) throws InterruptedException {
+                    session.pause(millis);
                 }
 
                 @Override

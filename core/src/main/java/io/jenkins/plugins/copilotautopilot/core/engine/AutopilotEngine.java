@@ -123,7 +123,7 @@ public final class AutopilotEngine {
         AutopilotOptions options = command.options();
         SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
                 secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
-        follower.header(command, describe(command));
+        follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal
         return follower;
     }
 
@@ -212,10 +212,10 @@ public final class AutopilotEngine {
                 } catch (IOException e) {
                     result = follower.lost(session, "its output could not be read: " + e.getMessage());
                 }
-                // more may be waiting right after output; else look again later and later
+                // more may be waiting right after output; else look again later and later (or as soon as it ends)
                 if (result == null && !gotData && !follower.abortRequested()) {
                     try {
-                        Thread.sleep(delay);
+                        session.pause(delay);
                     } catch (InterruptedException e) {
                         interrupted = true;
                     }

@@ -12,6 +12,10 @@ import java.util.logging.Logger;
  * Follows many sessions on a few shared threads: each registered task is looked at again soon after it found
  * something, and less and less often while it finds nothing ({@link EngineTimings#nextDelayMillis}). A task
  * never runs on two threads at once. The number of threads does not grow with the number of sessions.
+ *
+ * <p>Looks are due on a grid of a tenth of {@link EngineTimings#pollMin} (10 ms for the plugin): looks due at
+ * about the same time are taken one after the other by a thread that is awake anyway, instead of each waking a
+ * thread of its own (with a thousand sessions, waking threads cost more than the looks' own scheduling).
  */
 public final class PollingScheduler implements AutoCloseable {
     private static final Logger LOGGER = Logger.getLogger(PollingScheduler.class.getName());
@@ -34,6 +38,7 @@ public final class PollingScheduler implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor executor;
     private final EngineTimings timings;
+    private final long gridNanos;
 
     public PollingScheduler(int threads, EngineTimings timings, String name) {
         AtomicInteger count = new AtomicInteger();
@@ -45,6 +50,14 @@ public final class PollingScheduler implements AutoCloseable {
         this.executor = new ScheduledThreadPoolExecutor(threads, factory);
         this.executor.setRemoveOnCancelPolicy(true);
         this.timings = timings;
+        this.gridNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), timings.pollMin().toNanos() / 10);
+    }
+
+    /** Nanoseconds from now to the first grid point at least {@code millis} from now. */
+    private long onGrid(long millis) {
+        long now = System.nanoTime();
+        long due = now + TimeUnit.MILLISECONDS.toNanos(millis);
+        return Math.floorDiv(due + gridNanos - 1, gridNanos) * gridNanos - now;
     }
 
     /** Starts looking at {@code task}, first right away. */
@@ -106,7 +119,7 @@ public final class PollingScheduler implements AutoCloseable {
 
         private synchronized void schedule(long millis) {
             if (!done && !executor.isShutdown()) {
-                next = executor.schedule(this::run, millis, TimeUnit.MILLISECONDS);
+                next = executor.schedule(this::run, millis <= 0 ? 0 : onGrid(millis), TimeUnit.NANOSECONDS);
             }
         }
 

@@ -74,6 +74,13 @@ final class SafeJournal {
         }
     }
 
+    /** Records one of the engine's own records, made only if there is a journal to record it in. */
+    synchronized void recordOwn(String type, java.util.function.Supplier<JsonNode> data) {
+        if (journal != null) {
+            recordOwn(type, data.get());
+        }
+    }
+
     synchronized void recordOwn(String type, JsonNode data) {
         if (journal != null) {
             try {

@@ -167,7 +167,7 @@ public final class SessionFollower {
 
     /** The lines before the CLI starts, and the journal's first record. */
     synchronized void header(io.jenkins.plugins.copilotautopilot.core.command.CliCommand command,
-                             com.fasterxml.jackson.databind.JsonNode description) {
+                             java.util.function.Supplier<com.fasterxml.jackson.databind.JsonNode> description) {
         renderer.header(command);
         journal.recordOwn(EventJournal.RUN_STARTED, description);
     }

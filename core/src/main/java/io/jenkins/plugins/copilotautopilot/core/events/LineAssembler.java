@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Cuts a byte stream into lines as the bytes arrive, with bounded memory.
+ * Cuts a byte stream into lines as the bytes arrive, with bounded memory. A line that arrives whole in one
+ * write is decoded where it is; only the start of a line that continues in a later write is kept, so an
+ * assembler between lines holds no buffer (a follower keeps two per session).
  *
  * <p>Bytes are decoded as UTF-8; invalid sequences become U+FFFD. A line longer than
  * {@code maxLineBytes} is delivered truncated to that many bytes, flagged, with its real length, and
@@ -24,12 +26,13 @@ public final class LineAssembler extends OutputStream {
         void onLine(String line, long originalBytes, boolean truncated);
     }
 
-    private static final int INITIAL_BUFFER = 8 * 1024;
-    private static final int KEEP_BUFFER = 64 * 1024;
+    private static final byte[] NONE = new byte[0];
+    private static final int MIN_BUFFER = 1024;
 
     private final LineHandler handler;
     private final int maxLineBytes;
-    private byte[] buffer = new byte[INITIAL_BUFFER];
+    /** The start of a line that has not ended yet (released when it ends). */
+    private byte[] buffer = NONE;
     private int length;
     private long lineBytes;
     private boolean closed;
@@ -56,8 +59,12 @@ public final class LineAssembler extends OutputStream {
         int start = offset;
         for (int i = offset; i < end; i++) {
             if (bytes[i] == '\n') {
-                append(bytes, start, i - start);
-                endLine();
+                if (lineBytes == 0) {
+                    deliver(bytes, start, i - start, i - start); // the whole line is here: no copy
+                } else {
+                    append(bytes, start, i - start);
+                    endLine();
+                }
                 start = i + 1;
             }
         }
@@ -95,7 +102,7 @@ public final class LineAssembler extends OutputStream {
 
     private void ensureCapacity(int needed) {
         if (needed > buffer.length) {
-            int size = buffer.length;
+            int size = Math.max(buffer.length, Math.min(MIN_BUFFER, maxLineBytes));
             while (size < needed) {
                 size = Math.min(maxLineBytes, size * 2);
             }
@@ -104,20 +111,25 @@ public final class LineAssembler extends OutputStream {
     }
 
     private void endLine() {
-        boolean truncated = lineBytes > length;
-        int usable = length;
-        if (!truncated && usable > 0 && buffer[usable - 1] == '\r') {
-            usable--;
-        }
+        byte[] line = buffer;
+        int kept = length;
         long original = lineBytes;
-        String line = isBlank(usable) ? null : new String(buffer, 0, usable, StandardCharsets.UTF_8);
+        buffer = NONE;
         length = 0;
         lineBytes = 0;
-        if (buffer.length > KEEP_BUFFER) {
-            buffer = new byte[INITIAL_BUFFER];
+        deliver(line, 0, kept, original);
+    }
+
+    /** Hands on a line of {@code originalBytes} bytes whose first {@code count} (at most the limit) are here. */
+    private void deliver(byte[] bytes, int offset, int count, long originalBytes) {
+        int kept = Math.min(count, maxLineBytes);
+        boolean truncated = originalBytes > kept;
+        int usable = kept;
+        if (!truncated && usable > 0 && bytes[offset + usable - 1] == '\r') {
+            usable--;
         }
-        if (line != null) {
-            handler.onLine(line, original, truncated);
+        if (!isBlank(bytes, offset, usable)) {
+            handler.onLine(new String(bytes, offset, usable, StandardCharsets.UTF_8), originalBytes, truncated);
         }
     }
 
@@ -126,9 +138,9 @@ public final class LineAssembler extends OutputStream {
         return buffer.length;
     }
 
-    private boolean isBlank(int usable) {
-        for (int i = 0; i < usable; i++) {
-            byte b = buffer[i];
+    private static boolean isBlank(byte[] bytes, int offset, int usable) {
+        for (int i = offset; i < offset + usable; i++) {
+            byte b = bytes[i];
             if (b != ' ' && b != '\t' && b != '\r') {
                 return false;
             }

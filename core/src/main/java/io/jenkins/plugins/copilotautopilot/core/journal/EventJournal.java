@@ -7,14 +7,11 @@ import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
 import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
-import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -48,7 +45,7 @@ public final class EventJournal implements Closeable {
     private boolean closed;
 
     public EventJournal(OutputStream stream, SecretMasker masker) {
-        this.out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 64 * 1024);
+        this.out = new CompactUtf8Writer(stream); // memory only while it holds text: one journal per running session
         this.masker = masker;
         this.deltas = new DeltaMasker(masker, line -> writeEvent(line, null));
     }

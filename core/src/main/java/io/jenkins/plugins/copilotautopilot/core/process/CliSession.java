@@ -16,6 +16,15 @@ public interface CliSession {
     SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException;
 
     /**
+     * Waits {@code millis} before the next look, or less if the CLI ends meanwhile (the next look then finds its
+     * exit code at once). For a follower that waits on its own thread ({@link
+     * io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine#run}).
+     */
+    default void pause(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+    }
+
+    /**
      * Stops the CLI and every process of the session, also those that left its process tree (SIGTERM, then
      * SIGKILL after a grace period), and returns once they are gone or after a bounded wait. Safe to call more
      * than once and after the CLI has ended (then it stops what the agent left running in the background).

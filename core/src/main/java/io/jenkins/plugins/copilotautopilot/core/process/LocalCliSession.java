@@ -47,8 +47,16 @@ public final class LocalCliSession implements CliSession {
                 ended ? readLaunchError(folder) : null);
     }
 
+    @Override
+    public void pause(long millis) throws InterruptedException {
+        script.waitFor(millis, java.util.concurrent.TimeUnit.MILLISECONDS); // the launch script ends right after the CLI
+    }
+
     /** Why the launch script could not start the CLI, or null. */
     public static String readLaunchError(Path folder) throws IOException {
+        if (folder.resolve(ControlFolder.LAUNCH_ERROR).toFile().length() == 0) {
+            return null; // none, or empty
+        }
         try {
             String text = Files.readString(folder.resolve(ControlFolder.LAUNCH_ERROR), StandardCharsets.UTF_8).strip();
             return text.isEmpty() ? null : text;
@@ -57,13 +65,16 @@ public final class LocalCliSession implements CliSession {
         }
     }
 
-    /** Up to {@code max} bytes of {@code file} from {@code offset}; none when it does not exist (yet). */
+    /**
+     * Up to {@code max} bytes of {@code file} from {@code offset}; none when it does not exist (yet). A look that
+     * finds nothing new costs one {@code stat}: the file is opened only when it has grown.
+     */
     public static byte[] read(Path file, long offset, int max) throws IOException {
+        long available = file.toFile().length() - offset; // what was there a moment ago: the rest comes next time
+        if (available <= 0) {
+            return NONE; // not grown, or not there (yet)
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long available = channel.size() - offset;
-            if (available <= 0) {
-                return NONE;
-            }
             ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(available, max));
             while (buffer.hasRemaining()) {
                 if (channel.read(buffer, offset + buffer.position()) < 0) {
@@ -78,6 +89,9 @@ public final class LocalCliSession implements CliSession {
 
     /** The exit code the launch script recorded, or null while the CLI runs. */
     public static Integer readExitCode(Path folder) throws IOException {
+        if (folder.resolve(ControlFolder.EXIT_CODE).toFile().length() == 0) {
+            return null; // not written yet (a stat, no exception: this is asked at every look)
+        }
         String text;
         try {
             text = Files.readString(folder.resolve(ControlFolder.EXIT_CODE), StandardCharsets.UTF_8).strip();

@@ -58,11 +58,33 @@ public final class RunnerMain {
     }
 
     public static void main(String[] args) {
+        startWarmUp();
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         int code = new RunnerMain(System.getenv(), System.in, out, err, true).run(args);
         out.flush();
         System.exit(code);
+    }
+
+    /**
+     * Sets up, on a second thread, what a session needs a moment later and takes long to set up in a new JVM
+     * (the random source of the run's id, Jackson for the events the tracker reads in full and for the outcome):
+     * the main thread meanwhile parses the arguments and starts the CLI, which takes a second to print its first
+     * event. Whichever thread needs a class first sets it up; the other waits for it, so nothing is done twice.
+     */
+    private static void startWarmUp() {
+        Thread warmUp = new Thread(() -> {
+            try {
+                java.util.UUID.randomUUID();
+                com.fasterxml.jackson.databind.ObjectMapper mapper = io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper();
+                mapper.writeValueAsString(mapper.readTree("{\"type\":\"warm-up\",\"data\":{\"list\":[1,2.5,true,null,\"x\"]}}"));
+                mapper.valueToTree(Map.of("warm", List.of(1L, "up")));
+            } catch (IOException | RuntimeException e) {
+                // only a warm-up: the session sets up whatever is missing itself
+            }
+        }, NAME + "-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
     }
 
     int run(String[] args) {

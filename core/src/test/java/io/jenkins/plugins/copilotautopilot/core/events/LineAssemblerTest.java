@@ -78,4 +78,37 @@ class LineAssemblerTest {
         write("late\n");
         assertThat(lines).isEmpty();
     }
+
+    @Test
+    void anySplitOfTheStreamGivesTheSameLines() {
+        StringBuilder stream = new StringBuilder();
+        java.util.Random random = new java.util.Random(14);
+        String[] pieces = {"{\"type\":\"a\"}", "", "   ", "crlf\r", "\r", "x".repeat(63), "y".repeat(64), "z".repeat(65),
+            "w".repeat(300), "caf\u00e9 \u00fc\u00df", "\ud83d\ude00 emoji", "tab\t"};
+        for (int i = 0; i < 400; i++) {
+            stream.append(pieces[random.nextInt(pieces.length)]).append('\n');
+        }
+        stream.append("no line feed at the end");
+        byte[] bytes = stream.toString().getBytes(StandardCharsets.UTF_8);
+        bytes[100] = (byte) 0xFF; // invalid UTF-8 too
+
+        LineAssembler whole = new LineAssembler((t, b, tr) -> lines.add(new Line(t, b, tr)), 64);
+        whole.write(bytes, 0, bytes.length);
+        whole.close();
+        List<Line> expected = List.copyOf(lines);
+        assertThat(expected).hasSizeGreaterThan(200);
+
+        for (int round = 0; round < 20; round++) {
+            lines.clear();
+            LineAssembler pieceByPiece = new LineAssembler((t, b, tr) -> lines.add(new Line(t, b, tr)), 64);
+            int at = 0;
+            while (at < bytes.length) {
+                int n = Math.min(bytes.length - at, 1 + random.nextInt(round % 2 == 0 ? 8 : 400));
+                pieceByPiece.write(bytes, at, n);
+                at += n;
+            }
+            pieceByPiece.close();
+            assertThat(lines).containsExactlyElementsOf(expected);
+        }
+    }
 }

@@ -1,0 +1,534 @@
+package io.jenkins.plugins.copilotautopilot.benchmark;
+
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
+import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;
+import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Stream;
+
+/**
+ * Many sessions followed at once, as the Jenkins controller follows them: N sessions, each replaying a real
+ * capture at its recorded pace, each through its own {@link SessionFollower} (engine, masker, live log sink,
+ * journal on disk, a checkpoint after output at most once a second as the step saves it), all ticked by one
+ * shared {@link PollingScheduler} with the plugin's 4 threads and timings (100 ms after output, up to 500 ms when
+ * quiet). A writer (one thread) plays the CLIs: it appends each capture's lines to the session's output file when
+ * they are due and writes the exit code file after the last; a session that ends is replaced by a new one with the
+ * next capture, so N sessions run all the time.
+ *
+ * <p>Measured in a window after a ramp-up: the CPU time of the follower threads (per-thread CPU time, so the
+ * writer's work is not counted), the delay from a line's write (stamped just before the writer appends it) to
+ * its rendered line reaching the log sink, matched by their position in the session (see {@link ReplayCapture});
+ * then, with all N sessions still running, the live heap after full collections, threads and open file
+ * descriptors. The baseline (N = 0) is taken with the same threads started and the code warmed up.
+ *
+ * <p>Run in its own JVM ({@code main}); prints one line of {@code key=value} pairs.
+ */
+public final class ConcurrentSessions {
+    /** The plugin's timings ({@code AutopilotStepRunner.TIMINGS}) and follower threads ({@code Following}). */
+    static final EngineTimings PLUGIN_TIMINGS = new EngineTimings(Duration.ofMillis(100), Duration.ofMillis(500),
+            Duration.ofSeconds(10), Duration.ofSeconds(15), 1024 * 1024);
+    static final int FOLLOWER_THREADS = 4;
+    private static final String FOLLOWER_PREFIX = "follower-";
+    private static final String WRITER_PREFIX = "writer-";
+    private static final String STARTER_PREFIX = "starter-";
+    private static final long JOURNAL_LIMIT = 256L * 1024 * 1024;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** How often the step saves a checkpoint while output flows ({@code CopilotAutopilotStepExecution}). */
+    private static final long CHECKPOINT_MILLIS = Long.getLong("bench.checkpointMillis", 1000); // 0: none
+
+    private final int sessions;
+    private final Path work;
+    private final List<ReplayCapture> captures = new ArrayList<>();
+    private final AutopilotOptions options;
+    private final DelayHistogram delays = new DelayHistogram();
+    private final AtomicLong linesInWindow = new AtomicLong();
+    private final AtomicLong finishedInWindow = new AtomicLong();
+    private final AtomicLong finished = new AtomicLong();
+    private final AtomicLong polls = new AtomicLong();
+    private final AtomicLong startedSessions = new AtomicLong();
+    /** CPU time the follower threads spent writing checkpoint files (the step's, not the engine's). */
+    private final AtomicLong checkpointCpu = new AtomicLong();
+    private final AtomicLong mismatches = new AtomicLong();
+    private final Map<String, String> firstMismatch = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AtomicInteger serial = new AtomicInteger();
+    private volatile long windowStart = Long.MAX_VALUE;
+    private volatile long windowEnd = Long.MAX_VALUE;
+    private PollingScheduler followers;
+    private ScheduledThreadPoolExecutor writer;
+    private ScheduledThreadPoolExecutor starter;
+    private volatile boolean stopping;
+
+    ConcurrentSessions(int sessions, double speedup, Path work) {
+        this.sessions = sessions;
+        this.work = work;
+        this.options = AutopilotOptions.builder("Replay a recorded session").githubToken("github_pat_benchmarkToken_0123456789abcdef")
+                .model("fake-model").build();
+        CliCommand shape = command(work.resolve("shape"));
+        for (String name : ReplayCapture.NAMES) {
+            captures.add(ReplayCapture.load(name, speedup, shape));
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        double seconds = Double.parseDouble(args[1]);
+        double speedup = Double.parseDouble(args[2]);
+        Path work = Files.createTempDirectory("copilot-bench-sessions-");
+        try {
+            System.out.println(new ConcurrentSessions(n, speedup, work).run(seconds).toLine());
+        } finally {
+            deleteRecursively(work);
+        }
+        System.exit(0);
+    }
+
+    /** What one run measured. */
+    record Result(int sessions, double windowSeconds, long baselineHeap, long heap, int baselineThreads, int threads,
+                  int baselineFds, int fds, double followerCpuSeconds, double writerCpuSeconds, long lines, long finished,
+                  long mismatches, String mismatch, long delayCount, long p50, long p99, long max, double linesPerSessionSecond, long looks, double starterCpuSeconds, long startedInWindow,
+                  double checkpointCpuSeconds) {
+        double heapPerSession() {
+            return sessions == 0 ? 0 : (heap - baselineHeap) / (double) sessions;
+        }
+
+        /** Follower CPU seconds per minute of one session. */
+        double cpuPerSessionMinute() {
+            return followerCpuSeconds / (sessions * windowSeconds / 60.0);
+        }
+
+        /** The share of one core the followers took. */
+        double coreShare() {
+            return followerCpuSeconds / windowSeconds;
+        }
+
+        double cpuMicrosPerLine() {
+            return lines == 0 ? Double.NaN : followerCpuSeconds * 1e6 / lines;
+        }
+
+        String toLine() {
+            return String.format(Locale.ROOT, "sessions=%d windowSeconds=%.1f baselineHeap=%d heap=%d baselineThreads=%d threads=%d"
+                            + " baselineFds=%d fds=%d followerCpuSeconds=%.4f writerCpuSeconds=%.4f lines=%d finished=%d"
+                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f mismatch=%s",
+                    sessions, windowSeconds, baselineHeap, heap, baselineThreads, threads, baselineFds, fds, followerCpuSeconds,
+                    writerCpuSeconds, lines, finished, mismatches, delayCount, p50, p99, max, linesPerSessionSecond, looks,
+                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, mismatch == null ? "-" : mismatch.replace(' ', '_'));
+        }
+
+        static Result parse(String line) {
+            Map<String, String> f = new HashMap<>();
+            for (String part : line.strip().split(" ")) {
+                int eq = part.indexOf('=');
+                if (eq > 0) {
+                    f.put(part.substring(0, eq), part.substring(eq + 1));
+                }
+            }
+            if (!f.containsKey("sessions")) {
+                throw new IllegalStateException("no result in: " + line);
+            }
+            return new Result(Integer.parseInt(f.get("sessions")), Double.parseDouble(f.get("windowSeconds")),
+                    Long.parseLong(f.get("baselineHeap")), Long.parseLong(f.get("heap")), Integer.parseInt(f.get("baselineThreads")),
+                    Integer.parseInt(f.get("threads")), Integer.parseInt(f.get("baselineFds")), Integer.parseInt(f.get("fds")),
+                    Double.parseDouble(f.get("followerCpuSeconds")), Double.parseDouble(f.get("writerCpuSeconds")),
+                    Long.parseLong(f.get("lines")), Long.parseLong(f.get("finished")), Long.parseLong(f.get("mismatches")),
+                    "-".equals(f.get("mismatch")) ? null : f.get("mismatch"), Long.parseLong(f.get("delayCount")),
+                    Long.parseLong(f.get("p50")), Long.parseLong(f.get("p99")), Long.parseLong(f.get("max")),
+                    Double.parseDouble(f.get("linesPerSessionSecond")), Long.parseLong(f.get("looks")),
+                    Double.parseDouble(f.get("starterCpuSeconds")), Long.parseLong(f.get("started")),
+                    Double.parseDouble(f.get("checkpointCpuSeconds")));
+        }
+    }
+
+    Result run(double windowSeconds) throws Exception {
+        followers = new PollingScheduler(FOLLOWER_THREADS, PLUGIN_TIMINGS, FOLLOWER_PREFIX.substring(0, FOLLOWER_PREFIX.length() - 1));
+        AtomicInteger writerThreads = new AtomicInteger();
+        writer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, WRITER_PREFIX + writerThreads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        writer.setRemoveOnCancelPolicy(true);
+        starter = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, STARTER_PREFIX + "1");
+            t.setDaemon(true);
+            return t;
+        });
+        starter.prestartAllCoreThreads();
+        // every thread there will be, started before the baseline
+        for (int i = 0; i < FOLLOWER_THREADS * 2; i++) {
+            followers.submit(() -> PollingScheduler.Next.DONE);
+        }
+        writer.prestartAllCoreThreads();
+        warmUp();
+        Thread.sleep(200);
+        long baselineHeap = liveHeap();
+        int baselineThreads = THREADS.getThreadCount();
+        int baselineFds = openFds();
+
+        double meanDuration = captures.stream().mapToLong(ReplayCapture::durationNanos).average().orElse(1e9);
+        Random random = new Random(14);
+        for (int s = 0; s < sessions; s++) {
+            Slot slot = new Slot(s);
+            writer.schedule(slot::start, (long) (random.nextDouble() * meanDuration), TimeUnit.NANOSECONDS);
+        }
+        // ramp-up: every slot has started and most have gone on to their next capture
+        Thread.sleep((long) (meanDuration / 1e6 * 1.5) + 3000);
+
+        Map<Long, Long> followerCpu0 = cpuByThread(FOLLOWER_PREFIX);
+        Map<Long, Long> writerCpu0 = cpuByThread(WRITER_PREFIX);
+        Map<Long, Long> starterCpu0 = cpuByThread(STARTER_PREFIX);
+        long started0 = startedSessions.get();
+        long looks0 = polls.get();
+        windowStart = System.nanoTime();
+        Thread.sleep((long) (windowSeconds * 1000));
+        windowEnd = System.nanoTime();
+        long looks = polls.get() - looks0;
+        double followerCpu = cpuSince(FOLLOWER_PREFIX, followerCpu0) / 1e9;
+        double writerCpu = cpuSince(WRITER_PREFIX, writerCpu0) / 1e9;
+        double starterCpu = cpuSince(STARTER_PREFIX, starterCpu0) / 1e9;
+        long startedInWindow = startedSessions.get() - started0;
+        double window = (windowEnd - windowStart) / 1e9;
+        long lines = linesInWindow.get();
+        long done = finishedInWindow.get();
+
+        // with all N sessions running: live heap (median of three), threads, descriptors
+        List<Long> heaps = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            heaps.add(liveHeap());
+            Thread.sleep(300);
+        }
+        heaps.sort(Comparator.naturalOrder());
+        int threads = THREADS.getThreadCount();
+        int fds = openFds();
+
+        stopping = true;
+        writer.shutdownNow();
+        starter.shutdownNow();
+        followers.close();
+        writer.awaitTermination(10, TimeUnit.SECONDS);
+        String mismatch = firstMismatch.isEmpty() ? null : firstMismatch.values().iterator().next();
+        return new Result(sessions, window, baselineHeap, heaps.get(1), baselineThreads, threads, baselineFds, fds, followerCpu, writerCpu,
+                lines, done, mismatches.get(), mismatch, delays.count(), delays.percentile(50), delays.percentile(99), delays.max(),
+                lines / (double) sessions / window, looks, starterCpu, startedInWindow, checkpointCpu.get() / 1e9);
+    }
+
+    /**
+     * Before anything is measured: the JIT compiles the follower's code, every class is loaded, and each follower
+     * thread has its thread-local buffers: complete sessions are followed on the shared threads, as fast as they go.
+     */
+    private void warmUp() throws Exception {
+        Path dir = Files.createDirectories(work.resolve("warmup"));
+        long until = System.nanoTime() + 3_000_000_000L;
+        int serial = 0;
+        while (System.nanoTime() < until) {
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(captures.size() * FOLLOWER_THREADS);
+            for (int i = 0; i < captures.size() * FOLLOWER_THREADS; i++) {
+                ReplayCapture capture = captures.get(i % captures.size());
+                Path folder = Files.createDirectories(dir.resolve("s" + serial++));
+                try (FileChannel out = FileChannel.open(folder.resolve(ControlFolder.OUTPUT), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                    for (byte[] line : capture.lines) {
+                        out.write(ByteBuffer.wrap(line));
+                    }
+                }
+                Files.createFile(folder.resolve(ControlFolder.STDERR));
+                Files.writeString(folder.resolve(ControlFolder.EXIT_CODE), capture.exitCode + "\n");
+                SessionFollower follower = engine(l -> { }, folder.resolve("journal.jsonl")).follow(command(folder), Map.of(),
+                        System.currentTimeMillis());
+                FileCliSession session = new FileCliSession(folder);
+                followers.submit(() -> {
+                    SessionFollower.Tick tick = follower.tick(session);
+                    follower.checkpoint();
+                    if (tick.finished()) {
+                        done.countDown();
+                        return PollingScheduler.Next.DONE;
+                    }
+                    return PollingScheduler.Next.SOON;
+                });
+            }
+            if (!done.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the warm-up sessions did not end");
+            }
+        }
+    }
+
+    private CliCommand command(Path controlFolder) {
+        return CliCommandBuilder.build(options, new CliExecutable("/benchmark/copilot", "1.0.102"), work.toString(),
+                controlFolder.toString(), Map.of());
+    }
+
+    private static AutopilotEngine engine(LogSink sink, Path journal) throws IOException {
+        return AutopilotEngine.builder(sink).journalTo(Files.newOutputStream(journal)).journalLimit(JOURNAL_LIMIT)
+                .timings(PLUGIN_TIMINGS).build();
+    }
+
+    /** One of the N places a session runs in; when its session ends, the next one starts there. */
+    private final class Slot {
+        private final int index;
+        private int generation;
+        private Running current; // the writer's
+
+        Slot(int index) {
+            this.index = index;
+        }
+
+        /** On the writer: a new session with the next capture; its files as the launch script leaves them. */
+        void start() {
+            if (stopping) {
+                return;
+            }
+            try {
+                // Finished sessions' files stay until the end: on a file system without a journal (as here),
+                // deleting thousands of files makes creating new ones slow, which would be the benchmark's doing.
+                ReplayCapture capture = captures.get((index + generation) % captures.size());
+                generation++;
+                Path folder = Files.createDirectories(work.resolve("s" + index + "-" + generation));
+                Files.createFile(folder.resolve(ControlFolder.STDERR));
+                Files.createFile(folder.resolve(ControlFolder.OUTPUT));
+                Running running = new Running(this, capture, folder, work.resolve("j" + serial.incrementAndGet()));
+                current = running;
+                writer.schedule(running::write, capture.dueNanos[0], TimeUnit.NANOSECONDS);
+                starter.execute(running::startFollowing);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** One running session: the CLI side (the writer's) and the controller side (its follower). */
+    private final class Running implements LogSink {
+        final Slot slot;
+        final ReplayCapture capture;
+        final Path folder;
+        final Path output;
+        final Path journal;
+        final Path checkpoint;
+        final long started = System.nanoTime();
+        final AtomicLongArray stamps;
+        PollingScheduler.Handle handle;
+        // the writer's
+        int next;
+        // the follower's
+        SessionFollower follower;
+        FileCliSession session;
+        long lastCheckpoint;
+        int rendered;
+
+        Running(Slot slot, ReplayCapture capture, Path folder, Path journalBase) {
+            this.slot = slot;
+            this.capture = capture;
+            this.folder = folder;
+            this.output = folder.resolve(ControlFolder.OUTPUT);
+            this.journal = journalBase.resolveSibling(journalBase.getFileName() + ".jsonl");
+            this.checkpoint = journalBase.resolveSibling(journalBase.getFileName() + ".checkpoint");
+            this.stamps = new AtomicLongArray(Math.max(1, capture.stamps));
+        }
+
+        /** On the writer: appends the lines that are due, stamping those that render; then the exit code. */
+        void write() {
+            if (stopping) {
+                return;
+            }
+            long now = System.nanoTime() - started;
+            int from = next;
+            int to = from;
+            while (to < capture.lines.length && capture.dueNanos[to] <= now) {
+                to++;
+            }
+            if (to == from) {
+                to = from + 1; // woken early: the next line at least
+            }
+            try (FileChannel out = FileChannel.open(output, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                long stamp = System.nanoTime();
+                ByteBuffer[] buffers = new ByteBuffer[to - from];
+                for (int i = from; i < to; i++) {
+                    buffers[i - from] = ByteBuffer.wrap(capture.lines[i]);
+                    int s = capture.stampIndex[i];
+                    if (s >= 0) {
+                        stamps.set(s, stamp);
+                    }
+                }
+                while (buffers[buffers.length - 1].hasRemaining()) {
+                    out.write(buffers);
+                }
+                if (stamp >= windowStart && stamp < windowEnd) {
+                    linesInWindow.addAndGet(to - from);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            next = to;
+            try {
+                if (next < capture.lines.length) {
+                    writer.schedule(this::write, Math.max(0, capture.dueNanos[next] - (System.nanoTime() - started)), TimeUnit.NANOSECONDS);
+                } else {
+                    Path partial = folder.resolve(ControlFolder.EXIT_CODE + ".tmp");
+                    Files.writeString(partial, capture.exitCode + "\n", StandardCharsets.UTF_8);
+                    Files.move(partial, folder.resolve(ControlFolder.EXIT_CODE), StandardCopyOption.ATOMIC_MOVE);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /**
+         * On the starter, as the step starts a session (on its starter pool): the engine, the journal, the log's
+         * header, the first checkpoint; then the shared follower threads take over.
+         */
+        void startFollowing() {
+            if (stopping) {
+                return;
+            }
+            try {
+                follower = engine(this, journal).follow(command(folder), Map.of(), System.currentTimeMillis());
+                session = new FileCliSession(folder);
+                if (CHECKPOINT_MILLIS > 0) {
+                    saveCheckpoint();
+                }
+                startedSessions.incrementAndGet();
+                handle = followers.submit(this::poll);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** On a follower thread: one look, as the step's poll does it. */
+        PollingScheduler.Next poll() {
+            if (stopping) {
+                return PollingScheduler.Next.DONE;
+            }
+            polls.incrementAndGet();
+            try {
+                SessionFollower.Tick tick = follower.tick(session);
+                if (tick.finished()) {
+                    finished(tick.result());
+                    return PollingScheduler.Next.DONE;
+                }
+                if (CHECKPOINT_MILLIS > 0 && tick.gotData() && System.currentTimeMillis() - lastCheckpoint >= CHECKPOINT_MILLIS) {
+                    saveCheckpoint();
+                }
+                return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
+            } catch (IOException e) {
+                return PollingScheduler.Next.LATER;
+            } catch (InterruptedException e) {
+                return PollingScheduler.Next.DONE;
+            }
+        }
+
+        /** As the step does ({@code AutopilotStepRunner.saveCheckpoint}): the journal flushed, the file rewritten in place. */
+        private void saveCheckpoint() throws IOException {
+            boolean onFollower = Thread.currentThread().getName().startsWith(FOLLOWER_PREFIX);
+            long c0 = onFollower ? THREADS.getCurrentThreadCpuTime() : 0;
+            CheckpointFile.write(checkpoint, follower.checkpoint());
+            lastCheckpoint = System.currentTimeMillis();
+            long now = System.nanoTime();
+            if (onFollower && now >= windowStart && now < windowEnd) {
+                checkpointCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - c0);
+            }
+        }
+
+        private void finished(SessionResult result) {
+            finished.incrementAndGet();
+            long now = System.nanoTime();
+            if (now >= windowStart && now < windowEnd) {
+                finishedInWindow.incrementAndGet();
+            }
+            if (!capture.expectedOutcome.equals(result.outcome().name()) || rendered != capture.renderedFrom.length) {
+                mismatches.incrementAndGet();
+                firstMismatch.putIfAbsent("first", capture.name + ": " + result.outcome() + " (expected " + capture.expectedOutcome + "), "
+                        + rendered + " log lines (expected " + capture.renderedFrom.length + ")");
+            }
+            if (!stopping) {
+                writer.execute(slot::start);
+            }
+        }
+
+        /** The live log: the n-th line comes from a known stdout line, whose write was stamped. */
+        @Override
+        public void println(String line) {
+            int r = rendered++;
+            if (r < capture.renderedFrom.length) {
+                int s = capture.renderedFrom[r];
+                if (s >= 0) {
+                    long stamp = stamps.get(s);
+                    if (stamp >= windowStart && stamp < windowEnd) {
+                        delays.record(System.nanoTime() - stamp);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Map<Long, Long> cpuByThread(String prefix) {
+        Map<Long, Long> cpu = new HashMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(prefix)) {
+                cpu.put(t.getId(), THREADS.getThreadCpuTime(t.getId()));
+            }
+        }
+        return cpu;
+    }
+
+    private static long cpuSince(String prefix, Map<Long, Long> before) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : cpuByThread(prefix).entrySet()) {
+            sum += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        return sum;
+    }
+
+    static long liveHeap() throws InterruptedException {
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    static int openFds() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) fds.count() - 1; // not the one listing them
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

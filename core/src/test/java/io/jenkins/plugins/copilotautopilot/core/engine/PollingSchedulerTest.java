@@ -1,0 +1,70 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class PollingSchedulerTest {
+    private static final EngineTimings TIMINGS = new EngineTimings(Duration.ofMillis(5), Duration.ofMillis(20),
+            Duration.ofSeconds(1), Duration.ofSeconds(1), 1024);
+
+    @Test
+    void manyTasksOnFewThreadsEachNeverTwiceAtOnce() throws Exception {
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        AtomicInteger overlaps = new AtomicInteger();
+        CountDownLatch finished = new CountDownLatch(200);
+        try (PollingScheduler scheduler = new PollingScheduler(3, TIMINGS, "test-follower")) {
+            for (int t = 0; t < 200; t++) {
+                AtomicInteger running = new AtomicInteger();
+                AtomicInteger looks = new AtomicInteger();
+                scheduler.submit(() -> {
+                    if (running.incrementAndGet() > 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    threads.add(Thread.currentThread().getName());
+                    int n = looks.incrementAndGet();
+                    running.decrementAndGet();
+                    if (n == 10) {
+                        finished.countDown();
+                        return PollingScheduler.Next.DONE;
+                    }
+                    return n % 3 == 0 ? PollingScheduler.Next.LATER : PollingScheduler.Next.SOON;
+                });
+            }
+            assertThat(finished.await(60, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(overlaps).hasValue(0);
+        assertThat(threads).hasSizeLessThanOrEqualTo(3).allMatch(name -> name.startsWith("test-follower-"));
+    }
+
+    @Test
+    void aWokenTaskIsLookedAtSoonAndACancelledOneNeverAgain() throws Exception {
+        EngineTimings slow = new EngineTimings(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), 1024);
+        try (PollingScheduler scheduler = new PollingScheduler(1, slow, "test-follower")) {
+            AtomicInteger looks = new AtomicInteger();
+            CountDownLatch second = new CountDownLatch(2);
+            PollingScheduler.Handle handle = scheduler.submit(() -> {
+                looks.incrementAndGet();
+                second.countDown();
+                return PollingScheduler.Next.LATER; // next look in 30 s, unless woken
+            });
+            while (looks.get() == 0) {
+                Thread.sleep(5);
+            }
+            handle.wake();
+            assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
+            handle.cancel();
+            assertThat(handle.isDone()).isTrue();
+            handle.wake();
+            Thread.sleep(100);
+            assertThat(looks).hasValue(2);
+        }
+    }
+}
