@@ -104,7 +104,7 @@ public final class AutopilotOptions {
             problems.add(fixed(Setting.PROMPT, "The prompt is empty: give the agent a task."));
         } else {
             if (prompt.indexOf('\0') >= 0) {
-                problems.add(fixed(Setting.PROMPT, "The prompt contains a NUL character, which cannot be passed to a program."));
+                problems.add(fixed(Setting.PROMPT, "The prompt contains a NUL character, which the CLI cannot take as text."));
             }
             int bytes = prompt.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > MAX_PROMPT_BYTES) {

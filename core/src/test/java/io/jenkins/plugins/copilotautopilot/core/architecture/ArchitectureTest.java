@@ -32,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"text", "events", "mask", "session", "outcome", "command", "install", "journal",
-            "render", "launch", "process", "report", "settings", "engine", "runner"}) {
+            "render", "changes", "launch", "process", "report", "settings", "engine", "runner"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -45,13 +45,14 @@ class ArchitectureTest {
                 .whereLayer("install").mayOnlyAccessLayers("command", "text")
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
                 .whereLayer("render").mayOnlyAccessLayers("command", "events", "mask", "outcome", "session", "text")
-                .whereLayer("launch").mayOnlyAccessLayers("command")
+                .whereLayer("changes").mayNotAccessAnyLayer()
+                .whereLayer("launch").mayOnlyAccessLayers("changes", "command")
                 .whereLayer("process").mayOnlyAccessLayers("command", "launch")
                 .whereLayer("report").mayOnlyAccessLayers("events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("command", "events", "journal", "mask", "outcome", "process", "render",
                         "session", "text")
-                .whereLayer("runner").mayOnlyAccessLayers("command", "engine", "outcome", "process", "render", "report")
+                .whereLayer("runner").mayOnlyAccessLayers("command", "engine", "events", "outcome", "process", "render", "report")
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);
     }
