@@ -122,6 +122,7 @@ public final class AutopilotEngine {
     public SessionFollower follow(CliCommand command, Map<String, String> inheritedEnvironment, long startedAtMillis) {
         AutopilotOptions options = command.options();
         SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
+                new SessionFollower.Budget(options.maxPremiumRequests(), options.maxTokens()),
                 secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
         follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal
         return follower;
@@ -135,19 +136,20 @@ public final class AutopilotEngine {
      *
      * @param timeout           the wall-clock limit the session started with (counted from {@code startedAtMillis}), or null
      * @param inactivityTimeout the inactivity limit, or null
+     * @param budget            the limits on what the model calls may use
      * @param secrets           the values to mask, as {@link #secretValues} gave them when the session started
      */
-    public SessionFollower resume(Duration timeout, Duration inactivityTimeout, Collection<String> secrets,
-                                  CliSession session, Checkpoint checkpoint, long startedAtMillis)
+    public SessionFollower resume(Duration timeout, Duration inactivityTimeout, SessionFollower.Budget budget,
+                                  Collection<String> secrets, CliSession session, Checkpoint checkpoint, long startedAtMillis)
             throws IOException, InterruptedException {
-        SessionFollower follower = newFollower(timeout, inactivityTimeout, secrets, startedAtMillis, true,
+        SessionFollower follower = newFollower(timeout, inactivityTimeout, budget, secrets, startedAtMillis, true,
                 checkpoint.journalBytes());
         follower.catchUp(session, checkpoint);
         return follower;
     }
 
-    private SessionFollower newFollower(Duration timeout, Duration inactivityTimeout, Collection<String> secrets,
-                                        long startedAtMillis, boolean muted, long journalBytes) {
+    private SessionFollower newFollower(Duration timeout, Duration inactivityTimeout, SessionFollower.Budget budget,
+                                        Collection<String> secrets, long startedAtMillis, boolean muted, long journalBytes) {
         SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
         LogRenderer renderer = new LogRenderer(sink, masker);
@@ -158,7 +160,7 @@ public final class AutopilotEngine {
                 muted, journalBytes);
         EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
         SafeJournal safeJournal = new SafeJournal(journal, renderer, journalLimitChars);
-        return new SessionFollower(timeout, inactivityTimeout, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
+        return new SessionFollower(timeout, inactivityTimeout, budget, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
                 safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
     }
 

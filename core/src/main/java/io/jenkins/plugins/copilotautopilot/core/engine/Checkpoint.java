@@ -8,12 +8,18 @@ import java.util.Properties;
  * session again up to these offsets without printing anything, truncates the journal to this size, and goes on
  * live — no log line is missing or written twice.
  */
-public record Checkpoint(long outputOffset, long stderrOffset, long journalBytes) {
-    public static final Checkpoint START = new Checkpoint(0, 0, 0);
+public record Checkpoint(long outputOffset, long stderrOffset, long journalBytes, long usageOffset) {
+    public static final Checkpoint START = new Checkpoint(0, 0, 0, 0);
+
+    /** A checkpoint of a follower that had read no usage records (or of a session without them). */
+    public Checkpoint(long outputOffset, long stderrOffset, long journalBytes) {
+        this(outputOffset, stderrOffset, journalBytes, 0);
+    }
 
     /** A small text form for a file ({@code key=value} lines). */
     public String toText() {
-        return "outputOffset=" + outputOffset + "\nstderrOffset=" + stderrOffset + "\njournalBytes=" + journalBytes + "\n";
+        return "outputOffset=" + outputOffset + "\nstderrOffset=" + stderrOffset + "\njournalBytes=" + journalBytes
+                + "\nusageOffset=" + usageOffset + "\n";
     }
 
     /** Reads {@link #toText()}; anything unreadable gives {@link #START}'s values for that field. */
@@ -24,7 +30,8 @@ public record Checkpoint(long outputOffset, long stderrOffset, long journalBytes
         } catch (java.io.IOException e) {
             return START;
         }
-        return new Checkpoint(number(p, "outputOffset"), number(p, "stderrOffset"), number(p, "journalBytes"));
+        return new Checkpoint(number(p, "outputOffset"), number(p, "stderrOffset"), number(p, "journalBytes"),
+                number(p, "usageOffset"));
     }
 
     private static long number(Properties p, String key) {

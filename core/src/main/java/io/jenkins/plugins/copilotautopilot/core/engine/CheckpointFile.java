@@ -23,7 +23,8 @@ import java.util.zip.CRC32;
  */
 public final class CheckpointFile {
     static final int SLOT = 128;
-    private static final String MAGIC = "checkpoint-v2";
+    private static final String MAGIC = "checkpoint-v3";
+    private static final String MAGIC_V2 = "checkpoint-v2";
 
     private CheckpointFile() {
     }
@@ -78,30 +79,34 @@ public final class CheckpointFile {
         return newest;
     }
 
-    /** {@code checkpoint-v2 SEQ OUTPUT STDERR JOURNAL CRC}, padded with spaces, ending in a line feed. */
+    /** {@code checkpoint-v3 SEQ OUTPUT STDERR JOURNAL USAGE CRC}, padded with spaces, ending in a line feed. */
     static byte[] encode(long sequence, Checkpoint c) {
-        String body = MAGIC + " " + sequence + " " + c.outputOffset() + " " + c.stderrOffset() + " " + c.journalBytes();
+        String body = MAGIC + " " + sequence + " " + c.outputOffset() + " " + c.stderrOffset() + " " + c.journalBytes()
+                + " " + c.usageOffset();
         String line = body + " " + Long.toHexString(crc(body));
         byte[] slot = new byte[SLOT];
         java.util.Arrays.fill(slot, (byte) ' ');
         byte[] text = line.getBytes(StandardCharsets.ISO_8859_1);
-        System.arraycopy(text, 0, slot, 0, text.length); // at most 13 + 5 × 20 + 9 bytes: it fits
+        System.arraycopy(text, 0, slot, 0, text.length); // at most 13 + 6 × 20 + 9 bytes: it fits
         slot[SLOT - 1] = '\n';
         return slot;
     }
 
     private static Slot decode(String slot) {
         String[] parts = slot.strip().split(" ");
-        if (parts.length != 6 || !MAGIC.equals(parts[0])) {
+        boolean v2 = parts.length == 6 && MAGIC_V2.equals(parts[0]); // written before usage was followed
+        if (!v2 && (parts.length != 7 || !MAGIC.equals(parts[0]))) {
             return null;
         }
-        String body = String.join(" ", parts[0], parts[1], parts[2], parts[3], parts[4]);
+        int fields = parts.length - 1;
+        String body = String.join(" ", java.util.Arrays.copyOf(parts, fields));
         try {
-            if (Long.parseLong(parts[5], 16) != crc(body)) {
+            if (Long.parseLong(parts[fields], 16) != crc(body)) {
                 return null;
             }
             long sequence = Long.parseLong(parts[1]);
-            Checkpoint checkpoint = new Checkpoint(Long.parseLong(parts[2]), Long.parseLong(parts[3]), Long.parseLong(parts[4]));
+            Checkpoint checkpoint = new Checkpoint(Long.parseLong(parts[2]), Long.parseLong(parts[3]), Long.parseLong(parts[4]),
+                    v2 ? 0 : Long.parseLong(parts[5]));
             return sequence > 0 && checkpoint.outputOffset() >= 0 && checkpoint.stderrOffset() >= 0 && checkpoint.journalBytes() >= 0
                     ? new Slot(sequence, checkpoint) : null;
         } catch (NumberFormatException e) {

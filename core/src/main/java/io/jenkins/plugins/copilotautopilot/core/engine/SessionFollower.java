@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
@@ -12,8 +16,11 @@ import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
+import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Follows one running session through its files: each {@link #tick} reads what the CLI wrote since the last
@@ -28,6 +35,7 @@ import java.time.Duration;
 public final class SessionFollower {
     private final Duration timeout;
     private final Duration inactivityTimeout;
+    private final Budget budget;
     private final SecretMasker masker;
     private final EngineTimings timings;
     private final long startedAtMillis;
@@ -41,18 +49,24 @@ public final class SessionFollower {
     private final StderrCollector stderr;
     private final LineAssembler stderrLines;
 
+    private final EventParser usageParser = new EventParser();
+
     private long outputOffset;
     private long stderrOffset;
+    private long usageOffset;
+    private WorkTreeChanges changes;
     private long lastActivityNanos = System.nanoTime();
     private long resultSeenAtNanos;
     private volatile boolean abortRequested;
     private volatile SessionResult result;
 
-    SessionFollower(Duration timeout, Duration inactivityTimeout, SecretMasker masker, EngineTimings timings, long startedAtMillis,
+    SessionFollower(Duration timeout, Duration inactivityTimeout, Budget budget, SecretMasker masker, EngineTimings timings,
+                    long startedAtMillis,
                     SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
                     SafeJournal journal, int maxLineBytes, int maxStderrLineBytes) {
         this.timeout = timeout;
         this.inactivityTimeout = inactivityTimeout;
+        this.budget = budget;
         this.masker = masker;
         this.timings = timings;
         this.startedAtMillis = startedAtMillis;
@@ -109,9 +123,9 @@ public final class SessionFollower {
             return new Tick(false, result);
         }
         if (abortRequested) {
-            return new Tick(true, stop(session, ProcessEnd.Termination.ABORTED, null));
+            return new Tick(true, stop(session, activity -> ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity)));
         }
-        SessionPoll poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+        SessionPoll poll = poll(session);
         boolean gotData = poll.hasData();
         feed(poll);
         if (poll.ended()) {
@@ -120,12 +134,17 @@ public final class SessionFollower {
                     : ProcessEnd.exited(poll.exitCode() == null ? -1 : poll.exitCode(), null, true);
             return new Tick(true, finish(session, end));
         }
+        String spent = budget.spent(tracker.usage());
+        if (spent != null) {
+            return new Tick(true, stop(session, activity -> ProcessEnd.overBudget(null, spent, activity)));
+        }
         long now = System.nanoTime();
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
-            return new Tick(true, stop(session, ProcessEnd.Termination.TIMED_OUT, timeout));
+            return new Tick(true, stop(session, activity -> ProcessEnd.stopped(ProcessEnd.Termination.TIMED_OUT, null, timeout, activity)));
         }
         if (inactivityTimeout != null && now - lastActivityNanos >= inactivityTimeout.toNanos()) {
-            return new Tick(true, stop(session, ProcessEnd.Termination.STALLED, inactivityTimeout));
+            return new Tick(true, stop(session,
+                    activity -> ProcessEnd.stopped(ProcessEnd.Termination.STALLED, null, inactivityTimeout, activity)));
         }
         if (pipeline.resultSeen()) {
             if (resultSeenAtNanos == 0) {
@@ -204,19 +223,23 @@ public final class SessionFollower {
     /** How far this follower got; the journal is flushed first, so its size is exact. */
     public synchronized Checkpoint checkpoint() {
         journal.flush();
-        return new Checkpoint(outputOffset, stderrOffset, journalStream.written());
+        return new Checkpoint(outputOffset, stderrOffset, journalStream.written(), usageOffset);
     }
 
     /** Reads the session again up to {@code checkpoint} with the log and the journal muted, then goes live. */
     synchronized void catchUp(CliSession session, Checkpoint checkpoint) throws IOException, InterruptedException {
-        while (outputOffset < checkpoint.outputOffset() || stderrOffset < checkpoint.stderrOffset()) {
-            SessionPoll poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+        while (outputOffset < checkpoint.outputOffset() || stderrOffset < checkpoint.stderrOffset()
+                || usageOffset < checkpoint.usageOffset()) {
+            SessionPoll poll = poll(session);
             byte[] out = limit(poll.output(), checkpoint.outputOffset() - outputOffset);
             byte[] err = limit(poll.stderr(), checkpoint.stderrOffset() - stderrOffset);
-            if (out.length == 0 && err.length == 0) {
+            boolean usage = usageOffset < checkpoint.usageOffset() && poll.usageConsumed() > 0;
+            if (out.length == 0 && err.length == 0 && !usage) {
                 break; // the files are shorter than the checkpoint says: go on from what is there
             }
-            feed(new SessionPoll(out, err, null, false));
+            // usage records are read in whole lines: a checkpoint is always at a line's end
+            feed(new SessionPoll(out, err, null, false, null, usage ? poll.usage() : new byte[0],
+                    usage ? poll.usageConsumed() : 0, null));
         }
         journal.flush();
         journalStream.unmute();
@@ -238,6 +261,17 @@ public final class SessionFollower {
             stderrLines.write(poll.stderr(), 0, poll.stderr().length);
             stderrOffset += poll.stderr().length;
         }
+        if (poll.usageConsumed() > 0) {
+            for (String line : new String(poll.usage(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && usageParser.parse(line) instanceof CliEvent event) {
+                    journal.recordOwn(EventJournal.USAGE, describe(tracker.acceptUsage(event)));
+                }
+            }
+            usageOffset += poll.usageConsumed();
+        }
+        if (poll.changes() != null) {
+            changes = poll.changes();
+        }
         // Inactivity means no event from the CLI while it is its turn: junk output does not count, and a tool
         // that works silently (a long build) is guarded by the wall-clock limit, not this one.
         if (pipeline.events() != eventsBefore || tracker.runningToolCalls() > 0) {
@@ -249,12 +283,17 @@ public final class SessionFollower {
     private void drain(CliSession session, SessionPoll last) throws IOException, InterruptedException {
         SessionPoll poll = last;
         while (poll == null || poll.hasData()) {
-            poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+            poll = poll(session);
             feed(poll);
         }
     }
 
-    private SessionResult stop(CliSession session, ProcessEnd.Termination why, Duration limit)
+    private SessionPoll poll(CliSession session) throws IOException, InterruptedException {
+        return session.poll(outputOffset, stderrOffset, usageOffset, timings.chunkBytes());
+    }
+
+    /** Stops the CLI, waits (bounded) for its exit code and last words, and ends the session as {@code end} says. */
+    private SessionResult stop(CliSession session, java.util.function.Function<String, ProcessEnd> end)
             throws IOException, InterruptedException {
         String activity = tracker.state().activity();
         stderr.stopping();
@@ -264,7 +303,7 @@ public final class SessionFollower {
         boolean interrupted = Thread.interrupted(); // an aborted build still waits for the CLI's last words
         try {
             while (true) {
-                SessionPoll poll = session.poll(outputOffset, stderrOffset, timings.chunkBytes());
+                SessionPoll poll = poll(session);
                 feed(poll);
                 if (poll.ended() && !poll.hasData()) {
                     exit = poll.exitCode();
@@ -286,7 +325,8 @@ public final class SessionFollower {
                 Thread.currentThread().interrupt();
             }
         }
-        return finish(null, ProcessEnd.stopped(why, exit, limit, activity));
+        ProcessEnd stopped = end.apply(activity);
+        return finish(null, new ProcessEnd(stopped.termination(), exit, stopped.limit(), stopped.detail(), false, activity));
     }
 
     private SessionResult finish(CliSession sweep, ProcessEnd end) {
@@ -311,9 +351,13 @@ public final class SessionFollower {
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
         SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd);
         Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
-        renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration);
+        UsageTotals usage = tracker.usage();
+        renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration, usage, changes);
+        if (changes != null) {
+            journal.recordOwn(EventJournal.CHANGES, describe(changes));
+        }
 
-        SessionResult finished = toResult(outcome, state, duration, finalEnd);
+        SessionResult finished = toResult(outcome, state, duration, finalEnd, usage);
         com.fasterxml.jackson.databind.node.ObjectNode summary = AutopilotEngine.describe(finished);
         if (journal.dropped() > 0) {
             summary.put("journalLinesLeftOut", journal.dropped());
@@ -324,14 +368,67 @@ public final class SessionFollower {
         return finished;
     }
 
-    private SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end) {
+    private SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end,
+                                   UsageTotals usage) {
         ResultInfo info = state.result();
         Integer exitCode = end.exitCode() != null ? end.exitCode() : info == null ? null : info.exitCode();
+        Double premium = info != null && info.premiumRequests() != null ? info.premiumRequests()
+                : usage.calls() > 0 ? Double.valueOf(usage.premiumRequests()) : null;
+        // the work tree's view of the changes includes what shell commands changed; the CLI counts only its own edits
+        long added = changes != null ? changes.linesAdded() : info == null ? 0 : info.linesAdded();
+        long removed = changes != null ? changes.linesRemoved() : info == null ? 0 : info.linesRemoved();
+        int files = changes != null ? changes.fileCount() : info == null ? 0 : info.filesModified();
+        List<ChangedFile> changed = changes == null ? List.of() : changes.files().stream()
+                .map(f -> new ChangedFile(masker.mask(f.path()), f.status(), f.added(), f.removed())).toList();
         return new SessionResult(outcome.outcome(), masker.mask(outcome.reason()), masker.mask(state.taskSummary()),
                 state.turns(), state.toolCalls(), state.failedToolCalls(), state.deniedToolCalls(), state.nudges(),
-                info == null ? null : info.premiumRequests(), duration.toMillis(),
-                info == null ? null : info.sessionId(), exitCode, state.model(),
-                info == null ? 0 : info.linesAdded(), info == null ? 0 : info.linesRemoved(),
-                info == null ? 0 : info.filesModified());
+                premium, duration.toMillis(), info == null ? null : info.sessionId(), exitCode, state.model(),
+                added, removed, files, usage.calls() > 0 ? usage.inputTokens() : null,
+                usage.calls() > 0 ? usage.outputTokens() : null, usage.calls() > 0 ? usage.cacheReadTokens() : null, changed,
+                changes == null ? null : masker.mask(changes.patch()));
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {
+        com.fasterxml.jackson.databind.node.ObjectNode data = EventParser.mapper().createObjectNode();
+        data.put("turn", usage.turn());
+        data.put("model", usage.model());
+        data.put("inputTokens", usage.inputTokens());
+        data.put("outputTokens", usage.outputTokens());
+        data.put("cacheReadTokens", usage.cacheReadTokens());
+        data.put("cacheWriteTokens", usage.cacheWriteTokens());
+        data.put("premiumRequests", usage.premiumRequests());
+        data.put("durationMs", usage.durationMillis());
+        return data;
+    }
+
+    /** The journal's record of the changes: the files and the patch (masked like every record). */
+    private static com.fasterxml.jackson.databind.node.ObjectNode describe(WorkTreeChanges changes) {
+        com.fasterxml.jackson.databind.node.ObjectNode data = EventParser.mapper().createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode files = data.putArray("files");
+        for (ChangedFile f : changes.files()) {
+            files.addObject().put("path", f.path()).put("status", f.status()).put("linesAdded", f.added())
+                    .put("linesRemoved", f.removed());
+        }
+        data.put("filesLeftOut", changes.filesLeftOut());
+        data.put("patch", changes.patch());
+        data.put("patchCut", changes.patchCut());
+        return data;
+    }
+
+    /** The limits on what the model calls may use; nulls for none. */
+    public record Budget(Double maxPremiumRequests, Long maxTokens) {
+        public static final Budget NONE = new Budget(null, null);
+
+        /** How much was spent against which limit, once a limit is reached; else null. */
+        String spent(UsageTotals usage) {
+            if (maxTokens != null && usage.tokens() >= maxTokens) {
+                return String.format(java.util.Locale.ROOT, "%,d tokens used, limit %,d", usage.tokens(), maxTokens);
+            }
+            if (maxPremiumRequests != null && usage.premiumRequests() >= maxPremiumRequests) {
+                return "premium requests used: " + io.jenkins.plugins.copilotautopilot.core.text.Texts.number(usage.premiumRequests())
+                        + ", limit " + io.jenkins.plugins.copilotautopilot.core.text.Texts.number(maxPremiumRequests);
+            }
+            return null;
+        }
     }
 }

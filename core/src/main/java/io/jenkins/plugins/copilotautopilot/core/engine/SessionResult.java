@@ -1,7 +1,10 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,19 +27,39 @@ import java.util.Map;
  * @param linesAdded      lines added by the agent's edits (0 when unknown)
  * @param linesRemoved    lines removed by the agent's edits (0 when unknown)
  * @param filesModified   files modified by the agent's edits (0 when unknown)
+ * @param inputTokens     input tokens of the model calls, or null when the CLI recorded no usage
+ * @param outputTokens    output tokens, or null
+ * @param cacheReadTokens input tokens read from the provider's cache, or null
+ * @param changedFiles    the files the agent changed in the git work tree (empty when none, or not a work tree)
+ * @param patch           what it changed there as a unified diff (masked, cut after 1 MiB), or null; not in {@link #toMap()}
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
                             long durationMillis, String sessionId, Integer exitCode, String model,
-                            long linesAdded, long linesRemoved, int filesModified) {
+                            long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                            Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch) {
+
+    public SessionResult {
+        changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
+    }
+
+    /** A result without usage records or a git work tree. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, null, null, null, List.of(),
+                null);
+    }
 
     public boolean completed() {
         return outcome == Outcome.COMPLETED;
     }
 
     /**
-     * The result as a map of plain JDK values (String, Boolean, Integer, Long, Double, or null), e.g. for a
-     * Jenkins Pipeline step's return value.
+     * The result as a map of plain JDK values (String, Boolean, Integer, Long, Double, lists and maps of them, or
+     * null), e.g. for a Jenkins Pipeline step's return value.
      */
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
@@ -57,6 +80,12 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         map.put("linesAdded", linesAdded);
         map.put("linesRemoved", linesRemoved);
         map.put("filesModified", filesModified);
+        map.put("inputTokens", inputTokens);
+        map.put("outputTokens", outputTokens);
+        map.put("cacheReadTokens", cacheReadTokens);
+        List<Map<String, Object>> files = new ArrayList<>();
+        changedFiles.forEach(f -> files.add(f.toMap()));
+        map.put("changedFiles", files);
         return map;
     }
 }

@@ -2,7 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.outcome;
 
 /**
  * What a build step makes of an outcome: COMPLETED succeeds; INCOMPLETE does what the user chose;
- * FAILED, TIMED_OUT and STALLED fail; ABORTED aborts.
+ * FAILED, TIMED_OUT, STALLED and OVER_BUDGET fail; ABORTED aborts.
  */
 public enum BuildVerdict {
     SUCCESS, UNSTABLE, FAILURE, ABORTED;
@@ -15,7 +15,7 @@ public enum BuildVerdict {
                 case UNSTABLE -> UNSTABLE;
                 case FAILURE -> FAILURE;
             };
-            case FAILED, TIMED_OUT, STALLED -> FAILURE;
+            case FAILED, TIMED_OUT, STALLED, OVER_BUDGET -> FAILURE;
             case ABORTED -> ABORTED;
         };
     }

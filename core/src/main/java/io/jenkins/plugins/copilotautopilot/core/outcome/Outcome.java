@@ -12,6 +12,8 @@ public enum Outcome {
     TIMED_OUT(124),
     /** No event arrived for the inactivity limit; the CLI was stopped. */
     STALLED(124),
+    /** The model calls used up the budget (premium requests or tokens); the CLI was stopped. */
+    OVER_BUDGET(3),
     /** Interrupted by the user (Ctrl-C, a build abort); the CLI was stopped. */
     ABORTED(130);
 
@@ -21,7 +23,10 @@ public enum Outcome {
         this.exitCode = exitCode;
     }
 
-    /** The outcome that says most about several sessions: FAILED over TIMED_OUT over STALLED over ABORTED over INCOMPLETE over COMPLETED. */
+    /**
+     * The outcome that says most about several sessions: FAILED over TIMED_OUT over OVER_BUDGET over STALLED over
+     * ABORTED over INCOMPLETE over COMPLETED.
+     */
     public static Outcome worst(java.util.Collection<Outcome> outcomes) {
         Outcome worst = null;
         for (Outcome o : outcomes) {
@@ -38,8 +43,9 @@ public enum Outcome {
             case INCOMPLETE -> 1;
             case ABORTED -> 2;
             case STALLED -> 3;
-            case TIMED_OUT -> 4;
-            case FAILED -> 5;
+            case OVER_BUDGET -> 4;
+            case TIMED_OUT -> 5;
+            case FAILED -> 6;
         };
     }
 

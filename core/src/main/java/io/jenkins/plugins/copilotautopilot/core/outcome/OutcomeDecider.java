@@ -32,6 +32,9 @@ public final class OutcomeDecider {
                         + "; the Copilot CLI was stopped.");
             case LAUNCH_FAILED:
                 return new SessionOutcome(Outcome.FAILED, "Could not start the Copilot CLI: " + end.detail());
+            case OVER_BUDGET:
+                return new SessionOutcome(Outcome.OVER_BUDGET, "Stopped " + activity + ": " + end.detail()
+                        + "; the Copilot CLI was stopped.");
             case LOST:
                 return new SessionOutcome(Outcome.FAILED, "Lost the Copilot CLI " + activity + ": " + end.detail());
             case EXITED:

@@ -26,6 +26,8 @@ public record ProcessEnd(Termination termination, Integer exitCode, Duration lim
         STALLED,
         /** Stopped on request. */
         ABORTED,
+        /** Stopped when the model calls used up the budget; the detail says which and how much. */
+        OVER_BUDGET,
         /** Could no longer be followed (its machine is gone); the detail says why. */
         LOST
     }
@@ -42,6 +44,11 @@ public record ProcessEnd(Termination termination, Integer exitCode, Duration lim
     /** The same end, with the stderr tail and the end-of-output flag filled in. */
     public ProcessEnd with(String stderrTail, boolean ended) {
         return new ProcessEnd(termination, exitCode, limit, termination == Termination.EXITED ? stderrTail : detail, ended, activity);
+    }
+
+    /** Stopped because the budget was used up: {@code spent} says how much of what, against which limit. */
+    public static ProcessEnd overBudget(Integer exitCode, String spent, String activity) {
+        return new ProcessEnd(Termination.OVER_BUDGET, exitCode, null, spent, false, activity);
     }
 
     /** The session could no longer be followed, e.g. its agent was removed. */

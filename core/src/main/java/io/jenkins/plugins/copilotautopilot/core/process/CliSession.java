@@ -16,6 +16,16 @@ public interface CliSession {
     SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException;
 
     /**
+     * Like {@link #poll(long, long, int)}, also reading the usage records of the CLI's model calls from its session
+     * state from {@code usageOffset}, and what the agent changed once the session has ended. Sessions that cannot
+     * tell (a replay, a test) answer as the three-argument poll.
+     */
+    default SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+            throws IOException, InterruptedException {
+        return poll(outputOffset, stderrOffset, maxBytes);
+    }
+
+    /**
      * Waits {@code millis} before the next look, or less if the CLI ends meanwhile (the next look then finds its
      * exit code at once). For a follower that waits on its own thread ({@link
      * io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine#run}).

@@ -32,6 +32,14 @@ public final class LocalCliSession implements CliSession {
     }
 
     @Override
+    public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes) throws IOException {
+        SessionPoll poll = poll(outputOffset, stderrOffset, maxBytes);
+        SessionFiles.Usage usage = SessionFiles.usage(folder, usageOffset, maxBytes);
+        return new SessionPoll(poll.output(), poll.stderr(), poll.exitCode(), poll.ended(), poll.launchError(),
+                usage.lines(), usage.consumed(), poll.ended() ? SessionFiles.changes(folder) : null);
+    }
+
+    @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException {
         // Read the exit code first: once it is there, the output files are complete.
         Integer exitCode = readExitCode(folder);

@@ -12,6 +12,9 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import io.jenkins.plugins.copilotautopilot.core.session.Turn;
+import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
+import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
+import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
@@ -40,6 +43,7 @@ public final class LogRenderer implements SessionListener {
     static final int MAX_LINE = 1_000;
     private static final String INDENT = "  ";
     private static final String RULE = "-".repeat(72);
+    private static final int CHANGED_FILES_SHOWN = 8;
 
     private final LogSink sink;
     private final SecretMasker masker;
@@ -183,8 +187,20 @@ public final class LogRenderer implements SessionListener {
         block("", text);
     }
 
+    @Override
+    public void onUsage(UsageRecord usage) {
+        String premium = usage.premiumRequests() > 0 ? " | premium requests: " + Texts.number(usage.premiumRequests()) : "";
+        line(INDENT + "tokens: " + thousands(usage.inputTokens()) + " in, " + thousands(usage.outputTokens()) + " out" + premium);
+    }
+
     /** The closing block: outcome, reason, summary and the numbers. */
     public void closing(SessionOutcome outcome, SessionState state, Duration duration) {
+        closing(outcome, state, duration, UsageTotals.NONE, null);
+    }
+
+    /** The closing block, with what the model calls used and what the agent changed (null: not a git work tree). */
+    public void closing(SessionOutcome outcome, SessionState state, Duration duration, UsageTotals usage,
+                        WorkTreeChanges changes) {
         line(RULE);
         block("", outcome.outcome() + ": " + outcome.reason());
         if (!Texts.isBlank(state.taskSummary())) {
@@ -199,13 +215,44 @@ public final class LogRenderer implements SessionListener {
                 .append(" | premium requests: ").append(result == null || result.premiumRequests() == null ? "unknown" : Texts.number(result.premiumRequests()))
                 .append(" | ").append(Durations.describe(duration));
         line(numbers.toString());
-        if (state.inputTokens() != null || state.outputTokens() != null) {
+        if (usage.calls() > 0) {
+            line("Tokens: " + thousands(usage.inputTokens()) + " in (" + thousands(usage.cacheReadTokens()) + " from the cache), "
+                    + thousands(usage.outputTokens()) + " out, in " + count(usage.calls(), "model call"));
+        } else if (state.inputTokens() != null || state.outputTokens() != null) {
             line("Tokens: " + nullToZero(state.inputTokens()) + " in, " + nullToZero(state.outputTokens()) + " out");
+        }
+        if (changes != null) {
+            line(changed(changes));
         }
         if (result != null) {
             line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode() + " | code changes: +"
                     + result.linesAdded() + " -" + result.linesRemoved() + " in " + count(result.filesModified(), "file"));
         }
+    }
+
+    /** {@code Changed: 3 files (+12 -4): a.txt, src/b.txt (added), old.txt (deleted)}. */
+    private static String changed(WorkTreeChanges changes) {
+        if (changes.fileCount() == 0) {
+            return "Changed: no files in the git work tree";
+        }
+        StringBuilder out = new StringBuilder("Changed: ").append(count(changes.fileCount(), "file"))
+                .append(" (+").append(changes.linesAdded()).append(" -").append(changes.linesRemoved()).append("): ");
+        int shown = 0;
+        for (var file : changes.files()) {
+            if (shown == CHANGED_FILES_SHOWN) {
+                break;
+            }
+            out.append(shown++ == 0 ? "" : ", ").append(file.path())
+                    .append("modified".equals(file.status()) ? "" : " (" + file.status() + ")");
+        }
+        if (changes.fileCount() > shown) {
+            out.append(" and ").append(changes.fileCount() - shown).append(" more");
+        }
+        return out.toString();
+    }
+
+    private static String thousands(long n) {
+        return String.format(java.util.Locale.ROOT, "%,d", n);
     }
 
     private static long nullToZero(Long value) {

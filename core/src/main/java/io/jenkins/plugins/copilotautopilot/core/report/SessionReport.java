@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.report;
 
+import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,10 +21,19 @@ import java.util.List;
  * @param turns            the turns (bounded in number)
  * @param omittedTurns     turns not kept in detail because of the bound
  * @param totals           the numbers
+ * @param changes          what the agent changed in the git work tree, or null when not recorded
  */
 public record SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                             String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
-                            int omittedTurns, Totals totals) {
+                            int omittedTurns, Totals totals, WorkTreeChanges changes) {
+    /** A report without recorded changes. */
+    public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
+                         String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
+                         int omittedTurns, Totals totals) {
+        this(prompt, model, cliVersion, startedAt, endedAt, outcome, reason, summary, durationMillis, turns, omittedTurns,
+                totals, null);
+    }
+
 
     /**
      * Totals of a session.

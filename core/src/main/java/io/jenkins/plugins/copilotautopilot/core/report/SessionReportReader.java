@@ -1,6 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
 import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
@@ -86,6 +88,10 @@ public final class SessionReportReader {
         private Instant startedAt;
         private Instant endedAt;
         private JsonNode finished;
+        private WorkTreeChanges changes;
+        private long usageCalls;
+        private long inputTokens;
+        private long outputTokens;
 
         void own(CliEvent event) {
             JsonNode data = event.data();
@@ -100,6 +106,19 @@ public final class SessionReportReader {
                     finished = data;
                     endedAt = instant(event.root().path("timestamp").asText(null));
                 }
+                case EventJournal.USAGE -> {
+                    long in = data.path("inputTokens").asLong(0);
+                    long out = data.path("outputTokens").asLong(0);
+                    usageCalls++;
+                    inputTokens += in;
+                    outputTokens += out;
+                    TurnBuilder builder = byNumber(data.path("turn").asInt(0));
+                    if (builder != null) {
+                        builder.inputTokens += in;
+                        builder.outputTokens += out;
+                    }
+                }
+                case EventJournal.CHANGES -> changes = changes(data);
                 default -> {
                     // stderr and other CLI output are in the journal, not in the report
                 }
@@ -198,15 +217,30 @@ public final class SessionReportReader {
             Double premium = result != null ? result.premiumRequests()
                     : f != null && f.path("premiumRequests").isNumber() ? f.path("premiumRequests").asDouble() : null;
             SessionReport.Totals totals = new SessionReport.Totals(state.turns(), state.toolCalls(),
-                    state.failedToolCalls(), state.deniedToolCalls(), state.nudges(), premium, state.inputTokens(),
-                    state.outputTokens(), result == null ? 0 : result.linesAdded(), result == null ? 0 : result.linesRemoved(),
-                    result == null ? 0 : result.filesModified(), state.events());
+                    state.failedToolCalls(), state.deniedToolCalls(), state.nudges(), premium,
+                    usageCalls > 0 ? Long.valueOf(inputTokens) : state.inputTokens(),
+                    usageCalls > 0 ? Long.valueOf(outputTokens) : state.outputTokens(),
+                    changes != null ? changes.linesAdded() : result == null ? 0 : result.linesAdded(),
+                    changes != null ? changes.linesRemoved() : result == null ? 0 : result.linesRemoved(),
+                    changes != null ? changes.fileCount() : result == null ? 0 : result.filesModified(), state.events());
             String reportModel = state.model() != null ? state.model() : model;
             return new SessionReport(prompt, reportModel, cliVersion, startedAt, endedAt,
                     f == null ? null : text(f, "outcome"), f == null ? null : text(f, "reason"),
                     f == null ? state.taskSummary() : text(f, "summary"),
                     f == null || !f.path("durationMillis").canConvertToLong() ? -1 : f.path("durationMillis").asLong(),
-                    List.copyOf(turnReports), omittedTurns, totals);
+                    List.copyOf(turnReports), omittedTurns, totals, changes);
+        }
+
+        /** The changes as the journal recorded them. */
+        private static WorkTreeChanges changes(JsonNode data) {
+            List<ChangedFile> files = new ArrayList<>();
+            for (JsonNode f : data.path("files")) {
+                files.add(new ChangedFile(f.path("path").asText(), f.path("status").asText(),
+                        f.path("linesAdded").isNumber() ? f.path("linesAdded").asLong() : null,
+                        f.path("linesRemoved").isNumber() ? f.path("linesRemoved").asLong() : null));
+            }
+            return new WorkTreeChanges(files, data.path("filesLeftOut").asInt(0), data.path("patch").asText(""),
+                    data.path("patchCut").asBoolean(false));
         }
 
         private static String text(JsonNode node, String field) {
@@ -233,6 +267,8 @@ public final class SessionReportReader {
         final List<ToolCallReport> calls = new ArrayList<>();
         final List<String> errors = new ArrayList<>();
         int omittedCalls;
+        long inputTokens;
+        long outputTokens;
 
         TurnBuilder(Turn turn, boolean afterNudge) {
             this.number = turn.number();
@@ -243,7 +279,7 @@ public final class SessionReportReader {
         TurnReport build() {
             long duration = start == null || end == null ? -1 : Duration.between(start, end).toMillis();
             return new TurnReport(number, afterNudge, start, duration, List.copyOf(messages), List.copyOf(calls),
-                    omittedCalls, List.copyOf(errors));
+                    omittedCalls, List.copyOf(errors), inputTokens, outputTokens);
         }
     }
 }

@@ -26,6 +26,7 @@ public final class TimelineSvg {
     static final String DENIED = "#ef6c00";
     static final String RUNNING = "#757575";
     static final String NUDGE = "#6a1b9a";
+    static final String TOKENS = "#78909c";
     private static final String[] TURN_FILLS = {"#90caf9", "#64b5f6"};
     private static final long[] TICK_STEPS_MS = {100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000,
         120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000};
@@ -40,7 +41,10 @@ public final class TimelineSvg {
         int toolsTop = turnsTop + turnsHeight + 10;
         int laneHeight = 12;
         int markersTop = toolsTop + TOOL_LANES * (laneHeight + 2) + 6;
-        int axisTop = markersTop + 18;
+        long mostTokens = report.turns().stream().mapToLong(TurnReport::tokens).max().orElse(0);
+        int tokensTop = markersTop + 18;
+        int tokensHeight = mostTokens > 0 ? 24 : 0; // a row only when the CLI recorded usage
+        int axisTop = tokensTop + tokensHeight + (mostTokens > 0 ? 6 : 0);
         int legendTop = axisTop + 26;
         int height = legendTop + 20;
 
@@ -56,6 +60,9 @@ public final class TimelineSvg {
         svg.append(text(8, turnsTop + 17, "Turns", "fill=\"#424242\""));
         svg.append(text(8, toolsTop + 10, "Tools", "fill=\"#424242\""));
         svg.append(text(8, markersTop + 10, "Events", "fill=\"#424242\""));
+        if (mostTokens > 0) {
+            svg.append(text(8, tokensTop + 16, "Tokens", "fill=\"#424242\""));
+        }
 
         List<TurnReport> turns = report.turns();
         for (int i = 0; i < turns.size(); i++) {
@@ -73,6 +80,14 @@ public final class TimelineSvg {
             }
             for (String error : turn.errors()) {
                 svg.append(marker(x1, markersTop, FAILED, "Error in turn " + turn.number() + ": " + error, false));
+            }
+            if (mostTokens > 0 && turn.tokens() > 0) {
+                // the turn's tokens as a bar under the turn, its height against the busiest turn's
+                double h = Math.max(1, tokensHeight * (double) turn.tokens() / mostTokens);
+                svg.append("<g class=\"tokens\"><title>").append(escape(String.format(Locale.ROOT,
+                                "Turn %d: %,d tokens in, %,d out", turn.number(), turn.inputTokens(), turn.outputTokens())))
+                        .append("</title>").append(rect(x0, tokensTop + tokensHeight - h, Math.max(1, x1 - x0), h, TOKENS, null))
+                        .append("</g>");
             }
         }
 
@@ -105,8 +120,11 @@ public final class TimelineSvg {
         }
 
         int lx = LEFT;
-        for (String[] item : new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / error"}, {DENIED, "tool denied"},
-            {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}}) {
+        for (String[] item : mostTokens > 0
+                ? new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / error"}, {DENIED, "tool denied"},
+                    {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}, {TOKENS, "tokens per turn"}}
+                : new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / error"}, {DENIED, "tool denied"},
+                    {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}}) {
             svg.append(rect(lx, legendTop, 10, 10, item[0], null));
             svg.append(text(lx + 14, legendTop + 9, item[1], "fill=\"#424242\""));
             lx += 30 + item[1].length() * 6;

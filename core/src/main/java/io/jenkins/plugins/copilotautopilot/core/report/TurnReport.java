@@ -14,7 +14,19 @@ import java.util.List;
  * @param toolCalls      the tool calls (bounded in number)
  * @param omittedToolCalls tool calls not kept because of the bound
  * @param errors         errors reported during the turn
+ * @param inputTokens    input tokens of the turn's model calls (0 when the CLI recorded no usage)
+ * @param outputTokens   output tokens of the turn's model calls
  */
 public record TurnReport(int number, boolean afterNudge, Instant startedAt, long durationMillis, List<String> messages,
-                         List<ToolCallReport> toolCalls, int omittedToolCalls, List<String> errors) {
+                         List<ToolCallReport> toolCalls, int omittedToolCalls, List<String> errors, long inputTokens,
+                         long outputTokens) {
+    /** A turn without usage records. */
+    public TurnReport(int number, boolean afterNudge, Instant startedAt, long durationMillis, List<String> messages,
+                      List<ToolCallReport> toolCalls, int omittedToolCalls, List<String> errors) {
+        this(number, afterNudge, startedAt, durationMillis, messages, toolCalls, omittedToolCalls, errors, 0, 0);
+    }
+
+    public long tokens() {
+        return inputTokens + outputTokens;
+    }
 }

@@ -119,6 +119,9 @@ public final class RunnerMain {
         if (outputProblem == null && parsed.timeline() != null) {
             outputProblem = RunnerChecks.outputFile("--timeline", parsed.timeline());
         }
+        if (outputProblem == null && parsed.changes() != null) {
+            outputProblem = RunnerChecks.outputFile("--changes", parsed.changes());
+        }
         if (outputProblem != null) {
             err.println(NAME + ": " + outputProblem);
             return EXIT_USAGE;
@@ -130,7 +133,7 @@ public final class RunnerMain {
             err.println(NAME + ": " + e.getMessage());
             return 1;
         }
-        return runTask(options, cli, workDir, parsed.journal(), parsed.timeline());
+        return runTask(options, cli, workDir, parsed.journal(), parsed.timeline(), parsed.changes());
     }
 
     /**
@@ -138,7 +141,7 @@ public final class RunnerMain {
      * processes are gone, the journal and timeline are complete and the private folder (the CLI's COPILOT_HOME
      * with the session's full, unmasked state) is deleted.
      */
-    private int runTask(AutopilotOptions options, CliExecutable cli, Path workDir, Path journal, Path timeline) {
+    private int runTask(AutopilotOptions options, CliExecutable cli, Path workDir, Path journal, Path timeline, Path changes) {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         AtomicBoolean stopRequested = new AtomicBoolean();
         CountDownLatch finished = new CountDownLatch(1);
@@ -186,6 +189,9 @@ public final class RunnerMain {
                     err.println(NAME + ": " + RunnerChecks.cannotWrite("--timeline", timeline, e));
                 }
             }
+            if (changes != null) {
+                writeChanges(result, changes);
+            }
             return result.outcome().exitCode();
         } catch (IOException e) {
             err.println(NAME + ": " + e.getMessage());
@@ -205,6 +211,22 @@ public final class RunnerMain {
                     // Ctrl-C or SIGTERM: the hook is running and waited for us
                 }
             }
+        }
+    }
+
+    /** {@code --changes}: what the agent changed in the git work tree, as a patch (empty when nothing, or no work tree). */
+    private void writeChanges(SessionResult result, Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, result.patch() == null ? "" : result.patch(), StandardCharsets.UTF_8);
+            out.println(LogRenderer.PREFIX + (result.patch() == null
+                    ? "Changes: the working directory is not in a git work tree; " + file.toAbsolutePath() + " is empty"
+                    : "Changes: " + file.toAbsolutePath()));
+        } catch (IOException e) {
+            err.println(NAME + ": " + RunnerChecks.cannotWrite("--changes", file, e));
         }
     }
 

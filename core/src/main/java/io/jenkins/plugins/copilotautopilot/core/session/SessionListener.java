@@ -44,6 +44,10 @@ public interface SessionListener {
     default void onAutopilotStopped(String reason) {
     }
 
+    /** A model call ended and the CLI recorded what it used. */
+    default void onUsage(UsageRecord usage) {
+    }
+
     default void onIdle() {
     }
 

@@ -25,12 +25,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class SessionTracker {
     /** Running tool calls kept at most (calls whose completion never arrives are dropped beyond this). */
     static final int MAX_RUNNING_CALLS = 1000;
+    private static final int MAX_REMEMBERED_TURNS = 10_000;
     private static final int MAX_MODIFIED_FILES = 20;
 
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, ToolCall> running = new LinkedHashMap<>();
     /** Calls dropped from {@link #running} (too many at once) whose completion may still come. */
     private int droppedCalls;
+    /** The event ids of the turns' starts, which usage records name as their parent. */
+    private final Map<String, Integer> turnsByEventId = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > MAX_REMEMBERED_TURNS;
+        }
+    };
+    private UsageTotals usage = UsageTotals.NONE;
 
     private long events;
     private long plainLines;
@@ -130,6 +139,10 @@ public final class SessionTracker {
             turn = new Turn(++turns, event.dataText("turnId"), event.timestamp());
             currentTurn = turn;
             idle = false;
+            String id = event.root().path("id").asText(null);
+            if (id != null) {
+                turnsByEventId.put(id, turn.number());
+            }
         }
         listeners.forEach(l -> l.onTurnStarted(turn));
     }
@@ -325,6 +338,29 @@ public final class SessionTracker {
             result = info;
         }
         listeners.forEach(l -> l.onResult(info));
+    }
+
+    /**
+     * Follows a {@code session.usage_record} from the CLI's session state: it belongs to the turn whose start event
+     * it names as its parent (else to the turn running now).
+     */
+    public UsageRecord acceptUsage(CliEvent event) {
+        UsageRecord record;
+        synchronized (this) {
+            Integer turn = turnsByEventId.get(event.root().path("parentId").asText(""));
+            record = UsageRecord.of(event, turn != null ? turn : currentTurn != null ? currentTurn.number() : turns);
+            usage = usage.plus(record);
+            inputTokens = usage.inputTokens();
+            outputTokens = usage.outputTokens();
+            rememberModel(record.model());
+        }
+        listeners.forEach(l -> l.onUsage(record));
+        return record;
+    }
+
+    /** What the model calls used so far. */
+    public synchronized UsageTotals usage() {
+        return usage;
     }
 
     /** Tool calls started and not completed. */

@@ -44,13 +44,13 @@ class ArchitectureTest {
                 .whereLayer("command").mayNotAccessAnyLayer()
                 .whereLayer("install").mayOnlyAccessLayers("command", "text")
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
-                .whereLayer("render").mayOnlyAccessLayers("command", "events", "mask", "outcome", "session", "text")
+                .whereLayer("render").mayOnlyAccessLayers("changes", "command", "events", "mask", "outcome", "session", "text")
                 .whereLayer("changes").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyAccessLayers("changes", "command")
-                .whereLayer("process").mayOnlyAccessLayers("command", "launch")
-                .whereLayer("report").mayOnlyAccessLayers("events", "journal", "session", "text")
+                .whereLayer("process").mayOnlyAccessLayers("changes", "command", "launch")
+                .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "text")
-                .whereLayer("engine").mayOnlyAccessLayers("command", "events", "journal", "mask", "outcome", "process", "render",
+                .whereLayer("engine").mayOnlyAccessLayers("changes", "command", "events", "journal", "mask", "outcome", "process", "render",
                         "session", "text")
                 .whereLayer("runner").mayOnlyAccessLayers("command", "engine", "events", "outcome", "process", "render", "report")
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")

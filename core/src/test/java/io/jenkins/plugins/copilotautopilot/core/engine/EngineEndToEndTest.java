@@ -59,7 +59,10 @@ class EngineEndToEndTest {
         assertThat(types).contains("assistant.message_delta", "tool.execution_start", "session.task_complete",
                 "assistant.idle", "result");
         long rawEventLines = run.rawStdout.lines().filter(l -> !l.isBlank()).count();
-        assertThat(journal).hasSize((int) rawEventLines + 2); // every stdout line, plus our first and last record
+        long usageRecords = journal.stream().filter(l -> "autopilot.usage".equals(l.path("type").asText())).count();
+        assertThat(usageRecords).as("one usage record per model call").isGreaterThanOrEqualTo(2);
+        // every stdout line, the usage of each model call, and our first and last record
+        assertThat(journal).hasSize((int) (rawEventLines + usageRecords) + 2);
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
     }
 

@@ -70,6 +70,31 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void changesAreWrittenAsAPatchAndATokenBudgetExitsThree() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        for (String[] git : new String[][] {{"init", "-q"}, {"config", "user.email", "t@example.invalid"}, {"config", "user.name", "t"},
+            {"commit", "-q", "--allow-empty", "-m", "start"}}) {
+            List<String> command = new ArrayList<>(List.of("git", "-C", repo.toString()));
+            command.addAll(List.of(git));
+            assertThat(new ProcessBuilder(command).start().waitFor()).isZero();
+        }
+        Path patch = dir.resolve("out/changes.patch");
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            int code = run(providerEnv(server), "--offline", "--allow-all-tools", "-C", repo.toString(), "-p", "Write hi.txt",
+                    "--changes", patch.toString());
+            assertThat(code).isZero();
+            assertThat(Files.readString(patch)).contains("+++ b/hi.txt").contains("+hi");
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("[copilot] Changed: 1 file (+1 -0): hi.txt (added)");
+        }
+        out.reset();
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.neverComplete())) {
+            int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Chat", "--max-tokens", "1500");
+            assertThat(code).isEqualTo(3);
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("[copilot] OVER_BUDGET: Stopped").contains("tokens used, limit 1,500");
+        }
+    }
+
+    @Test
     void incompleteTaskExitsTwo() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.neverComplete())) {
             int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Chat", "--max-autopilot-continues", "0");

@@ -80,6 +80,7 @@ public final class E2eRun {
         private final List<String> extraSecrets = new ArrayList<>();
         private String apiKey = "scripted-provider-key";
         private CliExecutable cli;
+        private WorkDirSetup setup = dir -> { };
 
         private Builder(ScriptedModelServer.Script script) {
             this.script = script;
@@ -98,6 +99,12 @@ public final class E2eRun {
         /** Runs this CLI instead of the one the build installed. */
         public Builder cli(CliExecutable value) {
             this.cli = value;
+            return this;
+        }
+
+        /** Prepares the working directory before the CLI starts (e.g. makes it a git work tree). */
+        public Builder workDir(WorkDirSetup value) {
+            this.setup = value;
             return this;
         }
 
@@ -125,6 +132,7 @@ public final class E2eRun {
         public E2eRun run() throws IOException {
             Path root = Files.createTempDirectory(TestFolders.root(), "e2e-");
             Path work = Files.createDirectories(root.resolve("work"));
+            setup.prepare(work);
             Path control = root.resolve("control");
             Path journal = root.resolve("journal.jsonl");
             ScriptedModelServer server = ScriptedModelServer.start(script);
@@ -149,6 +157,12 @@ public final class E2eRun {
                 server.close();
             }
         }
+    }
+
+    /** Prepares a working directory. */
+    @FunctionalInterface
+    public interface WorkDirSetup {
+        void prepare(Path dir) throws IOException;
     }
 
     /** Keeps a copy of the CLI's raw stdout before the control folder is removed, to show what the engine had to mask. */
@@ -177,6 +191,17 @@ public final class E2eRun {
                 @Override
                 public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
                     return session.poll(outputOffset, stderrOffset, maxBytes);
+                }
+
+                @Override
+                public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+                        throws IOException, InterruptedException {
+                    return session.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
+                }
+
+                @Override
+                public void pause(long millis) throws InterruptedException {
+                    session.pause(millis);
                 }
 
                 @Override

@@ -69,6 +69,8 @@ public final class ScriptedModelServer implements AutoCloseable {
         String errorMessage;
         boolean stall;
         boolean malformed;
+        int promptTokens = 1000;
+        int completionTokens = 20;
 
         public static Reply text(String text) {
             Reply r = new Reply();
@@ -113,6 +115,13 @@ public final class ScriptedModelServer implements AutoCloseable {
             Reply r = new Reply();
             r.malformed = true;
             return r;
+        }
+
+        /** The usage the answer reports (default: 1,000 prompt and 20 completion tokens). */
+        public Reply withUsage(int prompt, int completion) {
+            this.promptTokens = prompt;
+            this.completionTokens = completion;
+            return this;
         }
 
         public Reply withText(String value) {
@@ -263,7 +272,8 @@ public final class ScriptedModelServer implements AutoCloseable {
         send(out, chunk(id, model, JSON.createObjectNode(), reply.toolName != null ? "tool_calls" : "stop"));
         ObjectNode usage = JSON.createObjectNode().put("id", id).put("object", "chat.completion.chunk").put("model", model);
         usage.putArray("choices");
-        usage.putObject("usage").put("prompt_tokens", 1000).put("completion_tokens", 20).put("total_tokens", 1020);
+        usage.putObject("usage").put("prompt_tokens", reply.promptTokens).put("completion_tokens", reply.completionTokens)
+                .put("total_tokens", reply.promptTokens + reply.completionTokens);
         send(out, usage);
         write(out, "data: [DONE]\n\n");
     }
@@ -296,7 +306,8 @@ public final class ScriptedModelServer implements AutoCloseable {
             call.putObject("function").put("name", reply.toolName).put("arguments", reply.toolArguments);
         }
         choice.put("finish_reason", reply.toolName != null ? "tool_calls" : "stop");
-        root.putObject("usage").put("prompt_tokens", 1000).put("completion_tokens", 20).put("total_tokens", 1020);
+        root.putObject("usage").put("prompt_tokens", reply.promptTokens).put("completion_tokens", reply.completionTokens)
+                .put("total_tokens", reply.promptTokens + reply.completionTokens);
         return root;
     }
 

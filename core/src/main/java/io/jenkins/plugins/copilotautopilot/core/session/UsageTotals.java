@@ -1,0 +1,26 @@
+package io.jenkins.plugins.copilotautopilot.core.session;
+
+/**
+ * What the model calls of a session used so far, added up from their {@link UsageRecord}s.
+ *
+ * @param calls            model calls with a usage record
+ * @param inputTokens      input tokens
+ * @param outputTokens     output tokens
+ * @param cacheReadTokens  input tokens read from the provider's cache
+ * @param cacheWriteTokens input tokens written to it
+ * @param premiumRequests  premium requests (the calls' cost)
+ */
+public record UsageTotals(int calls, long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens,
+                          double premiumRequests) {
+    public static final UsageTotals NONE = new UsageTotals(0, 0, 0, 0, 0, 0);
+
+    public UsageTotals plus(UsageRecord r) {
+        return new UsageTotals(calls + 1, inputTokens + r.inputTokens(), outputTokens + r.outputTokens(),
+                cacheReadTokens + r.cacheReadTokens(), cacheWriteTokens + r.cacheWriteTokens(), premiumRequests + r.premiumRequests());
+    }
+
+    /** Input plus output tokens. */
+    public long tokens() {
+        return inputTokens + outputTokens;
+    }
+}

@@ -1,0 +1,162 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.report.SessionReport;
+import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
+import io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
+import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What a session cost, the budget that stops it, and what the agent changed: the real CLI with a scripted model
+ * that reports its token usage, in a real git work tree.
+ */
+@Timeout(120)
+class UsageBudgetAndChangesTest {
+
+    @Test
+    void eachModelCallsUsageIsShownAttributedToItsTurnAndAddedUp() throws Exception {
+        E2eRun run = E2eRun.with(request -> !request.used("bash")
+                        ? Reply.bash("echo hi", 30).withText("Running it.").withUsage(1200, 30)
+                        : request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Ran it.").withUsage(1500, 40))
+                .options(o -> o.allowAllTools(true))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.log.lines()).contains("[copilot]   tokens: 1,200 in, 30 out", "[copilot]   tokens: 1,500 in, 40 out");
+        List<JsonNode> usage = run.journalLines().stream().filter(l -> "autopilot.usage".equals(l.path("type").asText())).toList();
+        assertThat(usage).anySatisfy(u -> {
+            assertThat(u.path("data").path("turn").asInt()).isEqualTo(1);
+            assertThat(u.path("data").path("inputTokens").asLong()).isEqualTo(1200);
+        }).anySatisfy(u -> {
+            assertThat(u.path("data").path("turn").asInt()).isEqualTo(2);
+            assertThat(u.path("data").path("outputTokens").asLong()).isEqualTo(40);
+        });
+        long in = usage.stream().mapToLong(u -> u.path("data").path("inputTokens").asLong()).sum();
+        assertThat(run.result.inputTokens()).isEqualTo(in).isGreaterThanOrEqualTo(2700);
+        assertThat(run.result.toMap()).containsEntry("inputTokens", in);
+        assertThat(run.log.find("Tokens: ")).contains(String.format("%,d in", in));
+
+        // the session page and the timeline read it from the journal, per turn
+        SessionReport report = SessionReportReader.read(run.journal);
+        assertThat(report.turns().get(0).inputTokens()).isEqualTo(1200);
+        assertThat(report.turns().get(1).outputTokens()).isEqualTo(40);
+        assertThat(report.totals().inputTokens()).isEqualTo(in);
+        assertThat(TimelineSvg.render(report)).contains(">Tokens<").contains("Turn 1: 1,200 tokens in, 30 out");
+    }
+
+    @Test
+    void theTokenBudgetStopsTheSessionOverBudget() throws Exception {
+        long start = System.nanoTime();
+        E2eRun run = E2eRun.with(request -> Reply.text("Still thinking, no task_complete yet.").withUsage(5000, 100))
+                .options(o -> o.maxTokens(12_000L).maxAutopilotContinues(20))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
+        assertThat(run.result.reason()).matches("Stopped .*: 1[5-9],[0-9]{3} tokens used, limit 12,000; the Copilot CLI was stopped\\.");
+        assertThat(run.result.outcome().exitCode()).isEqualTo(3);
+        assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+        assertThat(run.log.find("OVER_BUDGET: Stopped")).isNotNull();
+        assertThat(System.nanoTime() - start).isLessThan(java.time.Duration.ofSeconds(60).toNanos());
+    }
+
+    @Test
+    void thePremiumRequestBudgetCountsTheCallsCost() {
+        // own providers cost no premium requests, so the CLI's usage records are played here with a cost
+        String record = "{\"type\":\"session.usage_record\",\"data\":{\"usage\":{\"model\":\"gpt-x\",\"inputTokens\":10,"
+                + "\"outputTokens\":1,\"cost\":1.0}},\"parentId\":\"t\"}\n";
+        byte[] stdout = Captures.stdout("cli-nudge");
+        CliSession session = new CliSession() {
+            private int looks;
+
+            @Override
+            public SessionPoll poll(long out, long err, int max) {
+                return poll(out, err, 0, max);
+            }
+
+            @Override
+            public SessionPoll poll(long out, long err, long usage, int max) {
+                looks++;
+                byte[] more = out == 0 ? java.util.Arrays.copyOf(stdout, 200) : new byte[0]; // the session goes on
+                byte[] records = looks <= 3 ? record.getBytes(StandardCharsets.UTF_8) : new byte[0];
+                return new SessionPoll(more, new byte[0], null, false, null, records, records.length, null);
+            }
+
+            @Override
+            public void stop() {
+            }
+
+            @Override
+            public void cleanup() {
+            }
+        };
+        ListLogSink log = new ListLogSink(false);
+        SessionResult result = AutopilotEngine.builder(log).timings(Commands.FAST).build()
+                .run(Commands.of(Commands.simple().options().toBuilder().maxPremiumRequests(2.0).build()), command -> session);
+
+        assertThat(result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
+        assertThat(result.reason()).endsWith(": premium requests used: 2, limit 2; the Copilot CLI was stopped.");
+        assertThat(log.lines()).contains("[copilot]   tokens: 10 in, 1 out | premium requests: 1");
+    }
+
+    @Test
+    void whatTheAgentChangedInTheGitWorkTreeIsReported() throws Exception {
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("printf 'hello\\nworld\\n' > hello.txt && rm old.txt", "Wrote hello.txt."))
+                .options(o -> o.allowAllTools(true))
+                .workDir(dir -> {
+                    git(dir, "init", "-q");
+                    git(dir, "config", "user.email", "t@example.invalid");
+                    git(dir, "config", "user.name", "t");
+                    Files.writeString(dir.resolve("old.txt"), "old\n");
+                    git(dir, "add", "-A");
+                    git(dir, "commit", "-q", "-m", "start");
+                })
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.changedFiles()).containsExactlyInAnyOrder(new ChangedFile("hello.txt", "added", 2L, 0L),
+                new ChangedFile("old.txt", "deleted", 0L, 1L));
+        assertThat(run.result.linesAdded()).isEqualTo(2);
+        assertThat(run.result.filesModified()).isEqualTo(2);
+        assertThat(run.log.find("Changed: 2 files (+2 -1)")).contains("hello.txt (added)").contains("old.txt (deleted)");
+        JsonNode changes = run.journalLines().stream().filter(l -> "autopilot.changes".equals(l.path("type").asText()))
+                .findFirst().orElseThrow();
+        assertThat(changes.path("data").path("patch").asText()).contains("+hello\n+world\n").contains("-old\n");
+        assertThat(run.result.toMap().get("changedFiles")).asList().hasSize(2);
+        assertThat(run.result.patch()).contains("+hello\n");
+        SessionReport report = SessionReportReader.read(run.journal);
+        assertThat(report.changes().patchByFile().get("hello.txt")).contains("+world");
+        assertThat(report.totals().filesModified()).isEqualTo(2);
+    }
+
+    private static void git(Path dir, String... args) throws java.io.IOException {
+        List<String> command = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new java.io.IOException("git " + List.of(args) + ": " + out);
+            }
+        } catch (InterruptedException e) {
+            throw new java.io.IOException(e);
+        }
+    }
+}
