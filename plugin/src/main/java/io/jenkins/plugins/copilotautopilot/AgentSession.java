@@ -4,6 +4,7 @@ import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
+import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
@@ -99,9 +100,15 @@ final class AgentSession implements CliSession {
 
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
+        return poll(outputOffset, stderrOffset, 0, maxBytes);
+    }
+
+    @Override
+    public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+            throws IOException, InterruptedException {
         PollCallable.Answer answer;
         try {
-            answer = call(folder().actAsync(new PollCallable(outputOffset, stderrOffset, maxBytes)));
+            answer = call(folder().actAsync(new PollCallable(outputOffset, stderrOffset, usageOffset, maxBytes)));
         } catch (IOException e) {
             forget(); // a closed channel: find the agent again next time
             throw e;
@@ -115,7 +122,8 @@ final class AgentSession implements CliSession {
             lastLivenessCheck = System.currentTimeMillis();
             exitCode = wrapperExitStatus(); // the wrapper died without the launch script writing an exit code
         }
-        return new SessionPoll(answer.output, answer.stderr, exitCode, exitCode != null, answer.launchError);
+        return new SessionPoll(answer.output, answer.stderr, exitCode, exitCode != null, answer.launchError, answer.usage,
+                answer.usageConsumed, WorkTreeChanges.parse(answer.changesStatus, answer.changesNumstat, answer.changesPatch));
     }
 
     private Integer wrapperExitStatus() throws IOException, InterruptedException {

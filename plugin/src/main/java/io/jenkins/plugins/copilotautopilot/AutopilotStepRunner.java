@@ -134,7 +134,7 @@ final class AutopilotStepRunner {
         ResumeState state = session == null ? null : new ResumeState(invocationId, session.location(), startedAt,
                 millis(options.timeout()), millis(options.inactivityTimeout()), tokenSource.credentialsId(),
                 settings.providerCredentialsId(), command.secretVariables(), settings.resultWhenIncompleteValue().name(),
-                propagate);
+                propagate, options.maxPremiumRequests(), options.maxTokens());
         if (session != null) {
             saveCheckpoint(run, invocationId, follower.checkpoint());
         }
@@ -176,6 +176,7 @@ final class AutopilotStepRunner {
         OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
         try {
             return engine(listener, append).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
+                    new SessionFollower.Budget(state.maxPremiumRequests, state.maxTokens),
                     secrets, session, checkpoint, state.startedAtMillis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             append.close();

@@ -57,14 +57,18 @@ public final class CopilotAutopilotProjectAction implements Action {
             int turns = 0;
             long duration = 0;
             Double premium = null;
+            Long tokens = null;
             for (SessionRecord s : action.getSessions()) {
+                if (s.getInputTokens() != null) {
+                    tokens = (tokens == null ? 0 : tokens) + s.getInputTokens() + (s.getOutputTokens() == null ? 0 : s.getOutputTokens());
+                }
                 turns += s.getTurns();
                 duration += s.getDurationMillis();
                 if (s.getPremiumRequests() != null) {
                     premium = (premium == null ? 0 : premium) + s.getPremiumRequests();
                 }
             }
-            points.add(new TrendSvg.Point(run.getDisplayName(), action.getWorstOutcome(), turns, duration, premium));
+            points.add(new TrendSvg.Point(run.getDisplayName(), action.getWorstOutcome(), turns, duration, premium, tokens));
         }
         Collections.reverse(points);
         return points;

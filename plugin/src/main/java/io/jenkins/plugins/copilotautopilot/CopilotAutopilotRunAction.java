@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.LinkedHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jenkins.model.RunAction2;
 import jenkins.tasks.SimpleBuildStep;
@@ -50,6 +52,7 @@ import org.kohsuke.stapler.export.ExportedBean;
 public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAction, SimpleBuildStep.LastBuildAction {
     static final String URL_NAME = "copilot-autopilot";
     private static final int TOOLTIP_SUMMARY = 200;
+    static final int MAX_DIFF = 100_000;
     private static final String SEPARATOR = " \u00b7 ";
     /** Steps in parallel branches finish together: one at a time adds its record and saves the build. */
     private static final Object RECORD_LOCK = new Object();
@@ -221,6 +224,22 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
             case DENIED -> Messages.CopilotAutopilotRunAction_StatusDenied();
             case INTERRUPTED -> Messages.CopilotAutopilotRunAction_StatusInterrupted();
         };
+    }
+
+    /** A changed file's line counts for the page: {@code +12 -3}, or {@code binary}. */
+    public String lineCounts(ChangedFileRecord file) {
+        return file.getLinesAdded() == null ? Messages.CopilotAutopilotRunAction_Binary()
+                : "+" + file.getLinesAdded() + " -" + (file.getLinesRemoved() == null ? 0 : file.getLinesRemoved());
+    }
+
+    /** Each changed file's part of the patch (from the journal, masked), cut at {@value #MAX_DIFF} characters. */
+    public Map<String, String> diffs(SessionReport report) {
+        Map<String, String> diffs = new LinkedHashMap<>();
+        if (report.changes() != null) {
+            report.changes().patchByFile().forEach((path, diff) -> diffs.put(path, diff.length() <= MAX_DIFF ? diff
+                    : diff.substring(0, MAX_DIFF) + "\n" + Messages.CopilotAutopilotRunAction_DiffCut(diff.length() - MAX_DIFF)));
+        }
+        return diffs;
     }
 
     /** {@code timeline?id=...}: the session's SVG timeline (tool names and arguments, no output). */

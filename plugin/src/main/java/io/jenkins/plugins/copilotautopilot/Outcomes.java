@@ -53,7 +53,7 @@ final class Outcomes {
             case COMPLETED -> "symbol-checkmark-circle-outline plugin-ionicons-api";
             case INCOMPLETE -> "symbol-alert-circle-outline plugin-ionicons-api";
             case ABORTED -> "symbol-stop-circle-outline plugin-ionicons-api";
-            case FAILED, TIMED_OUT, STALLED -> "symbol-close-circle-outline plugin-ionicons-api";
+            case FAILED, TIMED_OUT, STALLED, OVER_BUDGET -> "symbol-close-circle-outline plugin-ionicons-api";
         };
     }
 

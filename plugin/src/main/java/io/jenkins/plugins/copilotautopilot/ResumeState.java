@@ -28,10 +28,15 @@ final class ResumeState implements Serializable {
     final String resultWhenIncomplete;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
+    /** The budget: the most premium requests, or null. */
+    final Double maxPremiumRequests;
+    /** The budget: the most tokens, or null. */
+    final Long maxTokens;
 
     ResumeState(String invocationId, AgentSession.Location location, long startedAtMillis, Long timeoutMillis,
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
-                Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate) {
+                Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
+                Double maxPremiumRequests, Long maxTokens) {
         this.invocationId = invocationId;
         this.location = location;
         this.startedAtMillis = startedAtMillis;
@@ -42,5 +47,7 @@ final class ResumeState implements Serializable {
         this.secretVariables = new ArrayList<>(secretVariables);
         this.resultWhenIncomplete = resultWhenIncomplete;
         this.propagate = propagate;
+        this.maxPremiumRequests = maxPremiumRequests;
+        this.maxTokens = maxTokens;
     }
 }

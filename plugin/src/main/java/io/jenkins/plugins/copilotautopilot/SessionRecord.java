@@ -1,10 +1,13 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
 
@@ -18,6 +21,7 @@ import org.kohsuke.stapler.export.ExportedBean;
 @ExportedBean(defaultVisibility = 3)
 public final class SessionRecord implements Serializable {
     private static final long serialVersionUID = 1L;
+    static final int MAX_FILES = 100;
 
     /** The longest summary or reason kept in {@code build.xml}, in characters. */
     static final int MAX_TEXT = 10_000;
@@ -40,6 +44,11 @@ public final class SessionRecord implements Serializable {
     private final long linesAdded;
     private final long linesRemoved;
     private final int filesModified;
+    private final Long inputTokens;
+    private final Long outputTokens;
+    private final Long cacheReadTokens;
+    /** The first {@value #MAX_FILES} files the agent changed in the git work tree (the journal has them all). */
+    private final ArrayList<ChangedFileRecord> changedFiles;
 
     SessionRecord(String invocationId, String journalFile, SessionResult r) {
         this.invocationId = invocationId;
@@ -60,6 +69,15 @@ public final class SessionRecord implements Serializable {
         this.linesAdded = r.linesAdded();
         this.linesRemoved = r.linesRemoved();
         this.filesModified = r.filesModified();
+        this.inputTokens = r.inputTokens();
+        this.outputTokens = r.outputTokens();
+        this.cacheReadTokens = r.cacheReadTokens();
+        this.changedFiles = new ArrayList<>();
+        for (ChangedFile file : r.changedFiles()) {
+            if (changedFiles.size() < MAX_FILES) {
+                changedFiles.add(new ChangedFileRecord(file));
+            }
+        }
     }
 
     /**
@@ -166,6 +184,34 @@ public final class SessionRecord implements Serializable {
     @Exported
     public int getFilesModified() {
         return filesModified;
+    }
+
+    /** Input tokens of the model calls, or null when the CLI recorded no usage. */
+    @Exported
+    public Long getInputTokens() {
+        return inputTokens;
+    }
+
+    @Exported
+    public Long getOutputTokens() {
+        return outputTokens;
+    }
+
+    @Exported
+    public Long getCacheReadTokens() {
+        return cacheReadTokens;
+    }
+
+    /** The files the agent changed in the git work tree, at most {@value #MAX_FILES} (none for records made before). */
+    @Exported
+    public List<ChangedFileRecord> getChangedFiles() {
+        return changedFiles == null ? List.of() : List.copyOf(changedFiles);
+    }
+
+    /** {@code 1,234 in / 56 out}, or null without usage records. */
+    public String getTokensText() {
+        return inputTokens == null ? null : String.format(java.util.Locale.ROOT, "%,d in / %,d out", inputTokens,
+                outputTokens == null ? 0 : outputTokens);
     }
 
     /** CSS class for the outcome (derived from the outcome name only). */

@@ -27,13 +27,18 @@ public final class TrendSvg {
      * @param turns           turns over all sessions of the build
      * @param durationMillis  time spent in sessions
      * @param premiumRequests premium requests, or null when unknown
+     * @param tokens          tokens (input plus output) of the model calls, or null when the CLI recorded no usage
      */
-    public record Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests) {
+    public record Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests, Long tokens) {
+        /** A build without usage records. */
+        public Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests) {
+            this(label, outcome, turns, durationMillis, premiumRequests, null);
+        }
     }
 
     /** @param points oldest first */
     public static String render(List<Point> points) {
-        int height = 3 * (CHART_HEIGHT + 14) + 10;
+        int height = 4 * (CHART_HEIGHT + 14) + 10;
         StringBuilder svg = new StringBuilder(2048);
         svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(height)
                 .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
@@ -45,6 +50,8 @@ public final class TrendSvg {
                 v -> Durations.describe(Duration.ofMillis((long) v)));
         chart(svg, points, 4 + 2 * (CHART_HEIGHT + 14), "Premium requests",
                 p -> p.premiumRequests() == null ? 0 : p.premiumRequests(), v -> Texts.number(v));
+        chart(svg, points, 4 + 3 * (CHART_HEIGHT + 14), "Tokens", p -> p.tokens() == null ? 0 : p.tokens(),
+                v -> String.format(java.util.Locale.ROOT, "%,d", (long) v));
         svg.append("</svg>");
         return svg.toString();
     }
