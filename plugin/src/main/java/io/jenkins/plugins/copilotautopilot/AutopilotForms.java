@@ -34,6 +34,14 @@ final class AutopilotForms {
     private AutopilotForms() {
     }
 
+    /**
+     * A token budget as a form or a script gives it: Stapler binds an empty {@code Long} field to 0 (it maps empty to
+     * null only for {@code Integer}, {@code Float} and {@code Double}), so 0 means "not set", as a timeout of 0 does.
+     */
+    static Long tokenBudget(Long value) {
+        return value == null || value == 0 ? null : value;
+    }
+
     /** Secret text credentials the build could use; only for users allowed to see them. */
     static ListBoxModel fillCredentials(Item item, String current) {
         StandardListBoxModel result = new StandardListBoxModel();

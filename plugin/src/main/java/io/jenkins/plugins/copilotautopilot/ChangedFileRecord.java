@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import java.io.Serializable;
 import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
@@ -17,7 +18,8 @@ public final class ChangedFileRecord implements Serializable {
     private final Long linesRemoved;
 
     ChangedFileRecord(ChangedFile file) {
-        this.path = file.path().length() > MAX_PATH ? file.path().substring(0, MAX_PATH) + "\u2026" : file.path();
+        String clean = ConsoleText.clean(file.path()); // as the session page's diffs name it
+        this.path = clean.length() > MAX_PATH ? clean.substring(0, MAX_PATH) + "\u2026" : clean;
         this.status = file.status();
         this.linesAdded = file.added();
         this.linesRemoved = file.removed();

@@ -169,7 +169,7 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
 
     @DataBoundSetter
     public void setMaxTokens(Long maxTokens) {
-        this.maxTokens = maxTokens;
+        this.maxTokens = AutopilotForms.tokenBudget(maxTokens);
     }
 
     @Override

@@ -152,7 +152,7 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
 
     @DataBoundSetter
     public void setMaxTokens(Long maxTokens) {
-        this.maxTokens = maxTokens;
+        this.maxTokens = AutopilotForms.tokenBudget(maxTokens);
         save();
     }
 

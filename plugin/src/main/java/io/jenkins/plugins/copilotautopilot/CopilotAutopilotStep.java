@@ -124,7 +124,7 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
 
     @DataBoundSetter
     public void setMaxTokens(Long maxTokens) {
-        this.maxTokens = maxTokens;
+        this.maxTokens = AutopilotForms.tokenBudget(maxTokens);
     }
 
     @Override

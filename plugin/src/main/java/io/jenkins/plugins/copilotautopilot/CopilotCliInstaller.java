@@ -7,6 +7,7 @@ import hudson.FilePath;
 import hudson.Util;
 import hudson.model.Node;
 import hudson.model.TaskListener;
+import hudson.remoting.VirtualChannel;
 import hudson.tools.ToolInstallation;
 import hudson.tools.ToolInstaller;
 import hudson.tools.ToolInstallerDescriptor;
@@ -100,6 +101,12 @@ public final class CopilotCliInstaller extends ToolInstaller {
         } catch (AbortException e) {
             LOGGER.log(Level.FINE, "Installing Copilot CLI " + tool.getName() + " on " + node.getDisplayName() + " failed", e);
             throw new AbortException(e.getMessage()); // without the agent's stack, which the build log would print
+        } finally {
+            // the agent's lines reach the build log asynchronously: let them land before the step's next lines
+            VirtualChannel channel = home.getChannel();
+            if (channel != null) {
+                channel.syncLocalIO();
+            }
         }
         log.getLogger().println(Messages.CopilotCliInstaller_Ready(tool.getName(), binary, node.getDisplayName()));
         return home;

@@ -44,6 +44,8 @@ final class InstallCliCallable extends MasterToSlaveFileCallable<String> {
             return installer.install(home.toPath(), platform, new CliRelease(version, urlTemplate, sha256)).path();
         } catch (CliInstallException e) {
             throw new AbortException(e.getMessage()); // an engine class would not pass the controller's class filter
+        } finally {
+            log.getLogger().flush(); // a Pipeline's listener on an agent buffers its lines for a while
         }
     }
 }

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.DomNode;
@@ -159,6 +160,20 @@ class CopilotAutopilotPagesTest {
     }
 
     @Test
+    void aSessionStoppedBeforeItHadAnIdShowsOnlyItsExitCode() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        SessionResult stopped = new SessionResult(Outcome.ABORTED, "The build was aborted.", null, 0, 0, 0, 0, 0, null,
+                900L, null, 143, null, 0, 0, 0);
+        CopilotAutopilotRunAction.record(b, new SessionRecord("build-step-1", "build-step-1.jsonl", stopped));
+
+        HtmlPage page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/");
+        String numbers = page.querySelector(".copilot-numbers").asNormalizedText();
+        assertThat(numbers, containsString("Exit code\t143"));
+        assertThat(numbers, not(containsString("Session")));
+    }
+
+    @Test
     void jobPageShowsTheLastOutcomeAndTheTrend() throws Exception {
         WorkflowRun second = j.buildAndAssertSuccess(job);
         RecordedSessions.into(second).record("node-7");
@@ -168,6 +183,6 @@ class CopilotAutopilotPagesTest {
         DomElement last = (DomElement) page.querySelector(".copilot-autopilot-trend .copilot-session");
         assertThat(last.asNormalizedText(), containsString("Last build with a Copilot session: COMPLETED"));
         String svg = wc.goTo(job.getUrl() + "copilot-autopilot-trend/trend", "image/svg+xml").getWebResponse().getContentAsString();
-        assertEquals(6, svg.split("<g class=\"bar\">", -1).length - 1); // 2 builds x 3 charts
+        assertEquals(8, svg.split("<g class=\"bar\">", -1).length - 1); // 2 builds x 4 charts
     }
 }

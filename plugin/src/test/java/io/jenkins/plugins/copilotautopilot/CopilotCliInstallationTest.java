@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
@@ -101,6 +102,11 @@ class CopilotCliInstallationTest {
 
         WorkflowRun second = j.buildAndAssertSuccess(p);
         j.assertLogContains("Copilot CLI 1.0.102 is already installed", second);
+        for (WorkflowRun b : List.of(first, second)) { // the agent's install lines come before the session's header
+            String log = JenkinsRule.getLog(b);
+            int installLine = Math.max(log.indexOf("[copilot] Installed Copilot CLI"), log.indexOf("is already installed"));
+            assertTrue(installLine >= 0 && installLine < log.indexOf("[copilot] Copilot CLI ("), log);
+        }
         assertEquals(1, server.hits(archivePath), "downloaded once per agent");
     }
 

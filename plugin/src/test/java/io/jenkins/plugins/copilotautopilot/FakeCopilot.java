@@ -21,6 +21,7 @@ final class FakeCopilot {
     private String hangMarker;
     private String pauseSeconds;
     private String summary;
+    private final StringBuilder afterFirstTurn = new StringBuilder();
 
     private FakeCopilot(Path dir) {
         this.dir = dir;
@@ -65,6 +66,29 @@ final class FakeCopilot {
         return this;
     }
 
+    /**
+     * After the first turn starts, the model call's usage appears in the CLI's session state, where the real CLI
+     * writes it ({@code $COPILOT_HOME/session-state/<id>/events.jsonl}).
+     */
+    FakeCopilot usingTokens(long input, long output) {
+        afterFirstTurn.append("mkdir -p \"$COPILOT_HOME/session-state/fake\"\n")
+                .append("printf '%s\\n' '{\"type\":\"session.usage_record\",\"data\":{\"usage\":{\"model\":\"fake-model\",")
+                .append("\"inputTokens\":").append(input).append(",\"outputTokens\":").append(output)
+                .append(",\"cost\":0}},\"id\":\"u1\",\"parentId\":\"086d0187-ca6d-4184-8b6c-72fe2e5df663\"}'")
+                .append(" >> \"$COPILOT_HOME/session-state/fake/events.jsonl\"\n");
+        return this;
+    }
+
+    /** After the first turn starts, writes this file (relative to the working directory) with this content. */
+    FakeCopilot writingFile(String relativePath, String content) {
+        afterFirstTurn.append("printf '%s' ").append(quoted(content)).append(" > ").append(quoted(relativePath)).append('\n');
+        return this;
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
     /** Where the script records its arguments, one per line. */
     Path argsFile() {
         return dir.resolve("args.txt");
@@ -97,18 +121,21 @@ final class FakeCopilot {
                 .append("cat > '").append(stdinFile()).append("'\n")
                 .append("env > '").append(envFile()).append("'\n")
                 .append(before);
-        if (hangMarker != null) {
+        boolean split = hangMarker != null || pauseSeconds != null || afterFirstTurn.length() > 0;
+        if (split) {
             script.append("head -n 8 '").append(events).append("'\n")
-                    .append("sleep ").append(hangMarker).append(" &\n")
+                    .append("sleep 0.3\n") // the follower sees the turn start before what comes next
+                    .append(afterFirstTurn);
+        }
+        if (hangMarker != null) {
+            script.append("sleep ").append(hangMarker).append(" &\n")
                     .append("wait\n");
         }
         if (pauseSeconds != null) {
-            script.append("head -n 8 '").append(events).append("'\n")
-                    .append("sleep ").append(pauseSeconds).append("\n")
-                    .append("tail -n +9 '").append(events).append("'\n")
-                    .append("exit ").append(exit).append('\n');
+            script.append("sleep ").append(pauseSeconds).append("\n");
         }
-        script.append("while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done < '").append(events).append("'\n")
+        script.append("tail -n +").append(split ? 9 : 1).append(" '").append(events).append("'")
+                .append(" | while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done\n")
                 .append("exit ").append(exit).append('\n');
         Path executable = dir.resolve("copilot");
         Files.writeString(executable, script, StandardCharsets.UTF_8);

@@ -86,7 +86,7 @@ class TrendTest {
         assertTrendShows(p, first);
         String svg = j.createWebClient().goTo(p.getUrl() + "copilot-autopilot-trend/trend", "image/svg+xml")
                 .getWebResponse().getContentAsString();
-        assertEquals(3, svg.split("<g class=\"bar\">", -1).length - 1); // 1 build with a session x 3 charts
+        assertEquals(4, svg.split("<g class=\"bar\">", -1).length - 1); // 1 build with a session x 4 charts (turns, duration, premium requests, tokens)
     }
 
     @Test

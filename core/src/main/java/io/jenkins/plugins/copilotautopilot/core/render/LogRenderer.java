@@ -48,6 +48,8 @@ public final class LogRenderer implements SessionListener {
     private final LogSink sink;
     private final SecretMasker masker;
 
+    private int currentTurn;
+
     public LogRenderer(LogSink sink, SecretMasker masker) {
         this.sink = sink;
         this.masker = masker;
@@ -90,6 +92,7 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onTurnStarted(Turn turn) {
+        currentTurn = turn.number();
         line("Turn " + turn.number());
     }
 
@@ -190,7 +193,10 @@ public final class LogRenderer implements SessionListener {
     @Override
     public void onUsage(UsageRecord usage) {
         String premium = usage.premiumRequests() > 0 ? " | premium requests: " + Texts.number(usage.premiumRequests()) : "";
-        line(INDENT + "tokens: " + thousands(usage.inputTokens()) + " in, " + thousands(usage.outputTokens()) + " out" + premium);
+        // the CLI writes its usage records in batches, so a record may come turns after its call
+        String late = usage.turn() > 0 && usage.turn() != currentTurn ? " (turn " + usage.turn() + ")" : "";
+        line(INDENT + "tokens" + late + ": " + thousands(usage.inputTokens()) + " in, " + thousands(usage.outputTokens()) + " out"
+                + premium);
     }
 
     /** The closing block: outcome, reason, summary and the numbers. */
@@ -224,7 +230,9 @@ public final class LogRenderer implements SessionListener {
         if (changes != null) {
             line(changed(changes));
         }
-        if (result != null) {
+        if (result != null && changes != null) { // the CLI's own count misses what shell commands changed
+            line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode());
+        } else if (result != null) {
             line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode() + " | code changes: +"
                     + result.linesAdded() + " -" + result.linesRemoved() + " in " + count(result.filesModified(), "file"));
         }

@@ -14,6 +14,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.session.Turn;
+import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -72,6 +73,9 @@ public final class SessionReportReader {
                 tracker.accept(event);
             }
         }
+        if (collector.finished != null) {
+            tracker.endRunningCalls(); // as the follower did when the run ended: nothing is still running
+        }
         return collector.report(tracker.state());
     }
 
@@ -87,7 +91,7 @@ public final class SessionReportReader {
         private String cliVersion;
         private Instant startedAt;
         private Instant endedAt;
-        private JsonNode finished;
+        JsonNode finished;
         private WorkTreeChanges changes;
         private long usageCalls;
         private long inputTokens;
@@ -97,7 +101,7 @@ public final class SessionReportReader {
             JsonNode data = event.data();
             switch (event.type()) {
                 case EventJournal.RUN_STARTED -> {
-                    prompt = Texts.truncate(text(data, "prompt"), MAX_PROMPT);
+                    prompt = clean(Texts.truncate(text(data, "prompt"), MAX_PROMPT));
                     model = text(data, "model");
                     cliVersion = text(data, "cliVersion");
                     startedAt = instant(event.root().path("timestamp").asText(null));
@@ -149,7 +153,7 @@ public final class SessionReportReader {
         public void onAssistantMessage(Turn turn, String content) {
             TurnBuilder builder = turn == null ? current : byNumber(turn.number());
             if (builder != null && builder.messages.size() < MAX_MESSAGES_PER_TURN) {
-                builder.messages.add(Texts.truncate(content.strip(), MAX_MESSAGE));
+                builder.messages.add(clean(Texts.truncate(content.strip(), MAX_MESSAGE)));
             }
         }
 
@@ -187,7 +191,7 @@ public final class SessionReportReader {
         public void onSessionError(SessionError error) {
             TurnBuilder builder = current != null ? current : turns.isEmpty() ? null : turns.get(turns.size() - 1);
             if (builder != null && builder.errors.size() < MAX_ERRORS) {
-                builder.errors.add(error.describe());
+                builder.errors.add(clean(error.describe()));
             }
         }
 
@@ -203,8 +207,8 @@ public final class SessionReportReader {
 
         private static ToolCallReport report(ToolCall call) {
             Duration d = call.duration();
-            return new ToolCallReport(call.name(), call.argumentSummary(), call.status(), call.startedAt(),
-                    d == null ? -1 : d.toMillis(), call.error(), call.outputExcerpt());
+            return new ToolCallReport(clean(call.name()), clean(call.argumentSummary()), call.status(),
+                    call.startedAt(), d == null ? -1 : d.toMillis(), clean(call.error()), clean(call.outputExcerpt()));
         }
 
         SessionReport report(SessionState state) {
@@ -225,8 +229,8 @@ public final class SessionReportReader {
                     changes != null ? changes.fileCount() : result == null ? 0 : result.filesModified(), state.events());
             String reportModel = state.model() != null ? state.model() : model;
             return new SessionReport(prompt, reportModel, cliVersion, startedAt, endedAt,
-                    f == null ? null : text(f, "outcome"), f == null ? null : text(f, "reason"),
-                    f == null ? state.taskSummary() : text(f, "summary"),
+                    f == null ? null : text(f, "outcome"), f == null ? null : clean(text(f, "reason")),
+                    clean(f == null ? state.taskSummary() : text(f, "summary")),
                     f == null || !f.path("durationMillis").canConvertToLong() ? -1 : f.path("durationMillis").asLong(),
                     List.copyOf(turnReports), omittedTurns, totals, changes);
         }
@@ -235,12 +239,17 @@ public final class SessionReportReader {
         private static WorkTreeChanges changes(JsonNode data) {
             List<ChangedFile> files = new ArrayList<>();
             for (JsonNode f : data.path("files")) {
-                files.add(new ChangedFile(f.path("path").asText(), f.path("status").asText(),
+                files.add(new ChangedFile(clean(f.path("path").asText()), f.path("status").asText(),
                         f.path("linesAdded").isNumber() ? f.path("linesAdded").asLong() : null,
                         f.path("linesRemoved").isNumber() ? f.path("linesRemoved").asLong() : null));
             }
-            return new WorkTreeChanges(files, data.path("filesLeftOut").asInt(0), data.path("patch").asText(""),
+            return new WorkTreeChanges(files, data.path("filesLeftOut").asInt(0), clean(data.path("patch").asText("")),
                     data.path("patchCut").asBoolean(false));
+        }
+
+        /** Agent text as the page shows it: no terminal escapes, control characters or bidi overrides. */
+        private static String clean(String text) {
+            return ConsoleText.clean(text);
         }
 
         private static String text(JsonNode node, String field) {

@@ -74,6 +74,47 @@ class SessionReportReaderTest {
     }
 
     @Test
+    void aCallTheRunEndedIsInterruptedNotRunning() throws IOException {
+        String journal = withoutLines(journalOf("cli-happy"), "\"call_fake_1\"", "tool.execution_complete");
+
+        ToolCallReport bash = SessionReportReader.read(new StringReader(journal)).turns().get(0).toolCalls().get(0);
+        assertThat(bash.status()).isEqualTo(ToolStatus.INTERRUPTED);
+        assertThat(bash.error()).isEqualTo("the session ended while it was running");
+        assertThat(SessionReportReader.read(new StringReader(journal)).totals().failedToolCalls()).isEqualTo(1);
+
+        String stillRunning = journal.substring(0, journal.lastIndexOf("{\"type\":\"autopilot.run_finished\""));
+        assertThat(SessionReportReader.read(new StringReader(stillRunning)).turns().get(0).toolCalls().get(0).status())
+                .as("without the end record the session may still be running")
+                .isEqualTo(ToolStatus.RUNNING);
+    }
+
+    @Test
+    void terminalEscapesAndBidiOverridesNeverReachThePage() throws IOException {
+        String hostile = "I'll \\u001b[31mcreate\\u001b[0m \\u202egnp.exe the file\\u0007.";
+        String journal = journalOf("cli-happy").replace("\"content\": \"I'll create the file.\"",
+                "\"content\": \"" + hostile + "\"");
+        assertThat(journal).contains("u202egnp");
+
+        SessionReport report = SessionReportReader.read(new StringReader(journal));
+
+        assertThat(report.turns().get(0).messages()).containsExactly("I'll create \uFFFDgnp.exe the file\uFFFD.");
+    }
+
+    private static String withoutLines(String journal, String... allOf) {
+        StringBuilder kept = new StringBuilder();
+        for (String line : journal.split("\n")) {
+            boolean drop = true;
+            for (String part : allOf) {
+                drop &= line.contains(part);
+            }
+            if (!drop) {
+                kept.append(line).append('\n');
+            }
+        }
+        return kept.toString();
+    }
+
+    @Test
     void aJournalWithoutEndRecordStillReads() throws IOException {
         String journal = journalOf("cli-happy");
         String withoutEnd = journal.substring(0, journal.lastIndexOf("{\"type\":\"autopilot.run_finished\""));
