@@ -11,6 +11,81 @@ class SecretMaskerTest {
     private static final String TOKEN = "github_pat_11ABCDEFG0123456789_abcdefXYZ";
     private final SecretMasker masker = SecretMasker.of(List.of(TOKEN));
 
+    /**
+     * The masker finds exactly what searching every spelling in the text as it is and, character by character,
+     * in the text without line breaks finds: random texts of secret pieces, letters, breaks and backslashes.
+     */
+    @Test
+    void findsWhatTheSearchInBothTextsFinds() {
+        String secret = "nr\\tok\"en/9";
+        SecretMasker both = SecretMasker.of(List.of(TOKEN, secret));
+        List<String> spellings = new java.util.ArrayList<>(SecretMasker.SecretSpellings.of(TOKEN));
+        spellings.addAll(SecretMasker.SecretSpellings.of(secret));
+        spellings.removeIf(sp -> sp.length() < SecretMasker.MIN_SECRET_LENGTH);
+        String[] pieces = {"a", "n", "r", "\\", "\\\\", "\n", "\r", "\\n", "\"", "/", "x y", TOKEN.substring(0, 9),
+            TOKEN.substring(9), TOKEN, secret.substring(0, 3), secret.substring(3), "\u00e9", "é"};
+        java.util.Random random = new java.util.Random(42);
+        int withSecrets = 0;
+        for (int round = 0; round < 20_000; round++) {
+            StringBuilder text = new StringBuilder();
+            for (int i = random.nextInt(12); i >= 0; i--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String t = text.toString();
+            List<int[]> expected = referenceFind(t, spellings);
+            assertThat(both.find(t)).as("in %s", t).containsExactlyElementsOf(expected);
+            withSecrets += expected.isEmpty() ? 0 : 1;
+        }
+        assertThat(withSecrets).isGreaterThan(1_000);
+    }
+
+    /** Every spelling searched in the text as it is and, character by character, in the text without breaks. */
+    private static List<int[]> referenceFind(String text, List<String> spellings) {
+        StringBuilder flat = new StringBuilder();
+        List<Integer> origin = new java.util.ArrayList<>();
+        for (int i = 0; i < text.length(); ) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r') {
+                i++;
+                continue;
+            }
+            int after = i;
+            while (after < text.length() && text.charAt(after) == '\\') {
+                after++;
+            }
+            if (after > i && after < text.length() && (text.charAt(after) == 'n' || text.charAt(after) == 'r')) {
+                i = after + 1;
+                continue;
+            }
+            for (int j = i; j < Math.max(after, i + 1); j++) {
+                flat.append(text.charAt(j));
+                origin.add(j);
+            }
+            i = Math.max(after, i + 1);
+        }
+        boolean[] masked = new boolean[text.length()];
+        for (String spelling : spellings) {
+            for (int at = text.indexOf(spelling); at >= 0; at = text.indexOf(spelling, at + spelling.length())) {
+                java.util.Arrays.fill(masked, at, at + spelling.length(), true);
+            }
+            String f = flat.toString();
+            for (int at = f.indexOf(spelling); at >= 0; at = f.indexOf(spelling, at + spelling.length())) {
+                java.util.Arrays.fill(masked, origin.get(at), origin.get(at + spelling.length() - 1) + 1, true);
+            }
+        }
+        List<int[]> ranges = new java.util.ArrayList<>();
+        for (int i = 0; i < masked.length; i++) {
+            if (masked[i]) {
+                int start = i;
+                while (i < masked.length && masked[i]) {
+                    i++;
+                }
+                ranges.add(new int[] {start, i});
+            }
+        }
+        return ranges;
+    }
+
     @Test
     void masksTheLiteralValue() {
         assertThat(masker.mask("token=" + TOKEN + " end")).isEqualTo("token=**** end");
