@@ -123,10 +123,15 @@ public final class EventJournal implements Closeable {
         return lines;
     }
 
+    /**
+     * Writes out everything taken so far, streamed pieces held back for masking included: a checkpoint counts
+     * every event read as written, and a follower resumed from it does not read them again.
+     */
     public synchronized void flush() {
         if (closed) {
             return;
         }
+        deltas.releaseAll();
         try {
             out.flush();
         } catch (IOException e) {

@@ -123,6 +123,17 @@ class EventJournalTest {
     }
 
     @Test
+    void aFlushWritesTheHeldPiecesAndASecretAcrossItStaysMasked() throws Exception {
+        journal.recordEvent(delta("m1", "token: " + SECRET.substring(0, 9)));
+        journal.flush(); // a checkpoint: every event read so far is in the file
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("assistant.message_delta").doesNotContain(SECRET.substring(0, 9));
+        journal.recordEvent(delta("m1", SECRET.substring(9) + " done"));
+        List<JsonNode> lines = lines();
+        assertThat(lines).hasSize(2);
+        assertThat(joinedDeltas(lines, "m1")).startsWith("token: ").endsWith(" done").doesNotContain(SECRET.substring(9));
+    }
+
+    @Test
     void streamsAreKeptApartAndInOrder() throws Exception {
         journal.recordEvent(delta("a", "alpha one "));
         journal.recordEvent(delta("b", "beta " + SECRET.substring(0, 12)));
