@@ -1,13 +1,10 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import hudson.remoting.VirtualChannel;
-import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
-import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.file.Path;
 import jenkins.MasterToSlaveFileCallable;
 
 /**
@@ -32,24 +29,13 @@ final class PollCallable extends MasterToSlaveFileCallable<PollCallable.Answer> 
 
     @Override
     public Answer invoke(File folder, VirtualChannel channel) throws IOException {
-        Path path = folder.toPath();
-        // the exit code first: once it is there, the output files are complete
-        Integer exitCode = LocalCliSession.readExitCode(path);
-        SessionFiles.Usage usage = SessionFiles.usage(path, usageOffset, maxBytes);
-        Answer answer = new Answer(LocalCliSession.read(path.resolve(ControlFolder.OUTPUT), outputOffset, maxBytes),
-                LocalCliSession.read(path.resolve(ControlFolder.STDERR), stderrOffset, maxBytes), exitCode,
-                exitCode == null ? null : LocalCliSession.readLaunchError(path), folder.isDirectory(), usage.lines(),
-                usage.consumed());
-        if (exitCode != null) { // what the agent changed: written before the exit code
-            answer.changesStatus = readIfThere(path.resolve(ControlFolder.CHANGES_STATUS));
-            answer.changesNumstat = readIfThere(path.resolve(ControlFolder.CHANGES_NUMSTAT));
-            answer.changesPatch = readIfThere(path.resolve(ControlFolder.CHANGES_PATCH));
-        }
+        SessionFiles.Look look = SessionFiles.look(folder.toPath(), outputOffset, stderrOffset, usageOffset, maxBytes);
+        Answer answer = new Answer(look.output(), look.stderr(), look.exitCode(), look.launchError(), look.folderExists(),
+                look.usage().lines(), look.usage().consumed());
+        answer.changesStatus = look.changesStatus();
+        answer.changesNumstat = look.changesNumstat();
+        answer.changesPatch = look.changesPatch();
         return answer;
-    }
-
-    private static byte[] readIfThere(Path file) throws IOException {
-        return java.nio.file.Files.exists(file) ? java.nio.file.Files.readAllBytes(file) : null;
     }
 
     /** What the agent found. */

@@ -214,8 +214,9 @@ public final class BenchmarkMain {
                 join(results, r -> String.format(Locale.ROOT, "%.1f ms", r.cpuPerSessionMinute() * 1000), " / "), "—");
         ConcurrentSessions.Result last = results.get(results.size() - 1);
         row("Follower CPU, " + fmt(last.sessions()) + " sessions",
-                String.format(Locale.ROOT, "%.1f %% of one core: %.1f µs per CLI line, looks included; of it %.1f %% writing the step's"
-                                + " checkpoint files", last.coreShare() * 100, last.cpuMicrosPerLine(),
+                String.format(Locale.ROOT, "%.1f %% of one core: %.1f µs per CLI line, looks included; of it %.1f %% reading the"
+                                + " control folders (in Jenkins the agents' part) and %.1f %% writing the step's checkpoint files",
+                        last.coreShare() * 100, last.cpuMicrosPerLine(), last.readCpuSeconds() / last.windowSeconds() * 100,
                         last.checkpointCpuSeconds() / last.windowSeconds() * 100),
                 "≤ 10 % of one core (old plugin: ~60 µs per event)");
         row("Threads / open file descriptors, N = 0 / " + ns,

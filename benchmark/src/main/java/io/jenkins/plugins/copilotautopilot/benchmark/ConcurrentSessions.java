@@ -64,6 +64,9 @@ public final class ConcurrentSessions {
     private static final String WRITER_PREFIX = "writer-";
     private static final String STARTER_PREFIX = "starter-";
     private static final long JOURNAL_LIMIT = 256L * 1024 * 1024;
+    /** What the CLI writes first into its session state: its system prompt, about 24 KB (CLI 1.0.102, measured). */
+    private static final byte[] SYSTEM_MESSAGE = ("{\"type\":\"system.message\",\"data\":{\"content\":\""
+            + "You are the GitHub Copilot CLI. ".repeat(750) + "\"},\"id\":\"s0\"}\n").getBytes(StandardCharsets.UTF_8);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** How often the step saves a checkpoint while output flows ({@code CopilotAutopilotStepExecution}). */
     private static final long CHECKPOINT_MILLIS = Long.getLong("bench.checkpointMillis", 1000); // 0: none
@@ -80,6 +83,8 @@ public final class ConcurrentSessions {
     private final AtomicLong startedSessions = new AtomicLong();
     /** CPU time the follower threads spent writing checkpoint files (the step's, not the engine's). */
     private final AtomicLong checkpointCpu = new AtomicLong();
+    /** CPU of the looks at the control folders (in Jenkins, the agents' part: PollCallable), in the window. */
+    private final AtomicLong readCpu = new AtomicLong();
     private final AtomicLong mismatches = new AtomicLong();
     private final Map<String, String> firstMismatch = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger serial = new AtomicInteger();
@@ -118,7 +123,7 @@ public final class ConcurrentSessions {
     record Result(int sessions, double windowSeconds, long baselineHeap, long heap, int baselineThreads, int threads,
                   int baselineFds, int fds, double followerCpuSeconds, double writerCpuSeconds, long lines, long finished,
                   long mismatches, String mismatch, long delayCount, long p50, long p99, long max, double linesPerSessionSecond, long looks, double starterCpuSeconds, long startedInWindow,
-                  double checkpointCpuSeconds) {
+                  double checkpointCpuSeconds, double readCpuSeconds) {
         double heapPerSession() {
             return sessions == 0 ? 0 : (heap - baselineHeap) / (double) sessions;
         }
@@ -140,10 +145,10 @@ public final class ConcurrentSessions {
         String toLine() {
             return String.format(Locale.ROOT, "sessions=%d windowSeconds=%.1f baselineHeap=%d heap=%d baselineThreads=%d threads=%d"
                             + " baselineFds=%d fds=%d followerCpuSeconds=%.4f writerCpuSeconds=%.4f lines=%d finished=%d"
-                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f mismatch=%s",
+                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f readCpuSeconds=%.4f mismatch=%s",
                     sessions, windowSeconds, baselineHeap, heap, baselineThreads, threads, baselineFds, fds, followerCpuSeconds,
                     writerCpuSeconds, lines, finished, mismatches, delayCount, p50, p99, max, linesPerSessionSecond, looks,
-                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, mismatch == null ? "-" : mismatch.replace(' ', '_'));
+                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, readCpuSeconds, mismatch == null ? "-" : mismatch.replace(' ', '_'));
         }
 
         static Result parse(String line) {
@@ -166,7 +171,7 @@ public final class ConcurrentSessions {
                     Long.parseLong(f.get("p50")), Long.parseLong(f.get("p99")), Long.parseLong(f.get("max")),
                     Double.parseDouble(f.get("linesPerSessionSecond")), Long.parseLong(f.get("looks")),
                     Double.parseDouble(f.get("starterCpuSeconds")), Long.parseLong(f.get("started")),
-                    Double.parseDouble(f.get("checkpointCpuSeconds")));
+                    Double.parseDouble(f.get("checkpointCpuSeconds")), Double.parseDouble(f.get("readCpuSeconds")));
         }
     }
 
@@ -240,7 +245,7 @@ public final class ConcurrentSessions {
         String mismatch = firstMismatch.isEmpty() ? null : firstMismatch.values().iterator().next();
         return new Result(sessions, window, baselineHeap, heaps.get(1), baselineThreads, threads, baselineFds, fds, followerCpu, writerCpu,
                 lines, done, mismatches.get(), mismatch, delays.count(), delays.percentile(50), delays.percentile(99), delays.max(),
-                lines / (double) sessions / window, looks, starterCpu, startedInWindow, checkpointCpu.get() / 1e9);
+                lines / (double) sessions / window, looks, starterCpu, startedInWindow, checkpointCpu.get() / 1e9, readCpu.get() / 1e9);
     }
 
     /**
@@ -315,7 +320,10 @@ public final class ConcurrentSessions {
                 Path folder = Files.createDirectories(work.resolve("s" + index + "-" + generation));
                 Files.createFile(folder.resolve(ControlFolder.STDERR));
                 Files.createFile(folder.resolve(ControlFolder.OUTPUT));
-                Running running = new Running(this, capture, folder, work.resolve("j" + serial.incrementAndGet()));
+                Path sessionEvents = Files.createDirectories(folder.resolve(ControlFolder.COPILOT_HOME).resolve("session-state")
+                        .resolve("bench-" + index + "-" + generation)).resolve("events.jsonl");
+                Files.write(sessionEvents, SYSTEM_MESSAGE);
+                Running running = new Running(this, capture, folder, sessionEvents, work.resolve("j" + serial.incrementAndGet()));
                 current = running;
                 writer.schedule(running::write, capture.dueNanos[0], TimeUnit.NANOSECONDS);
                 starter.execute(running::startFollowing);
@@ -331,6 +339,7 @@ public final class ConcurrentSessions {
         final ReplayCapture capture;
         final Path folder;
         final Path output;
+        final Path sessionEvents;
         final Path journal;
         final Path checkpoint;
         final long started = System.nanoTime();
@@ -344,11 +353,12 @@ public final class ConcurrentSessions {
         long lastCheckpoint;
         int rendered;
 
-        Running(Slot slot, ReplayCapture capture, Path folder, Path journalBase) {
+        Running(Slot slot, ReplayCapture capture, Path folder, Path sessionEvents, Path journalBase) {
             this.slot = slot;
             this.capture = capture;
             this.folder = folder;
             this.output = folder.resolve(ControlFolder.OUTPUT);
+            this.sessionEvents = sessionEvents;
             this.journal = journalBase.resolveSibling(journalBase.getFileName() + ".jsonl");
             this.checkpoint = journalBase.resolveSibling(journalBase.getFileName() + ".checkpoint");
             this.stamps = new AtomicLongArray(Math.max(1, capture.stamps));
@@ -387,6 +397,25 @@ public final class ConcurrentSessions {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            // the CLI keeps its lasting events in its session state too, which each look reads for usage records
+            int persisted = from;
+            while (persisted < to && !capture.persisted[persisted]) {
+                persisted++;
+            }
+            if (persisted < to) {
+                try (FileChannel state = FileChannel.open(sessionEvents, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                    for (int i = persisted; i < to; i++) {
+                        if (capture.persisted[i]) {
+                            ByteBuffer line = ByteBuffer.wrap(capture.lines[i]);
+                            while (line.hasRemaining()) {
+                                state.write(line);
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
             next = to;
             try {
                 if (next < capture.lines.length) {
@@ -411,7 +440,7 @@ public final class ConcurrentSessions {
             }
             try {
                 follower = engine(this, journal).follow(command(folder), Map.of(), System.currentTimeMillis());
-                session = new FileCliSession(folder);
+                session = new FileCliSession(folder, this::readCpu);
                 if (CHECKPOINT_MILLIS > 0) {
                     saveCheckpoint();
                 }
@@ -454,6 +483,14 @@ public final class ConcurrentSessions {
             long now = System.nanoTime();
             if (onFollower && now >= windowStart && now < windowEnd) {
                 checkpointCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - c0);
+            }
+        }
+
+        /** A look's CPU time, counted when it ended in the window. */
+        private void readCpu(long nanos) {
+            long now = System.nanoTime();
+            if (now >= windowStart && now < windowEnd) {
+                readCpu.addAndGet(nanos);
             }
         }
 

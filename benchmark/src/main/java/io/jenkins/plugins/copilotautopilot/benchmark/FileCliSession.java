@@ -1,34 +1,49 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
-import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
+import java.util.function.LongConsumer;
 
 /**
  * A session's control folder without a process: like {@link LocalCliSession}, read with the same code the
- * plugin runs on the agent for each look (the exit code first, then both output files from where the follower
- * stopped), and ended once someone has written the exit code file. The benchmark's writer plays the CLI.
+ * plugin runs on the agent for each look ({@link SessionFiles#look}: the exit code first, the usage records in the
+ * CLI's session state, both output files from where the follower stopped), and ended once someone has written the
+ * exit code file. The benchmark's writer plays the CLI.
  */
 final class FileCliSession implements CliSession {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private final Path folder;
-    private final Path output;
-    private final Path stderr;
+    private final LongConsumer readCpu;
+
+    /** @param readCpu told each look's CPU time, in nanoseconds */
+    FileCliSession(Path folder, LongConsumer readCpu) {
+        this.folder = folder;
+        this.readCpu = readCpu;
+    }
 
     FileCliSession(Path folder) {
-        this.folder = folder;
-        this.output = folder.resolve(ControlFolder.OUTPUT);
-        this.stderr = folder.resolve(ControlFolder.STDERR);
+        this(folder, nanos -> { });
     }
 
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException {
-        // as the plugin's PollCallable: once the exit code is there, the output files are complete
-        Integer exitCode = LocalCliSession.readExitCode(folder);
-        return new SessionPoll(LocalCliSession.read(output, outputOffset, maxBytes), LocalCliSession.read(stderr, stderrOffset, maxBytes),
-                exitCode, exitCode != null, exitCode == null ? null : LocalCliSession.readLaunchError(folder));
+        return poll(outputOffset, stderrOffset, 0, maxBytes);
+    }
+
+    @Override
+    public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes) throws IOException {
+        // what the plugin's PollCallable runs on the agent for every look
+        long start = THREADS.getCurrentThreadCpuTime();
+        SessionFiles.Look look = SessionFiles.look(folder, outputOffset, stderrOffset, usageOffset, maxBytes);
+        readCpu.accept(THREADS.getCurrentThreadCpuTime() - start);
+        return look.toPoll();
     }
 
     @Override

@@ -45,6 +45,11 @@ final class ReplayCapture {
     /** Per rendered log line, in order: the write stamp it is measured from, or -1 (header, closing block). */
     final int[] renderedFrom;
     final String expectedOutcome;
+    /**
+     * Per stdout line: whether the CLI also keeps it in its session state ({@code session-state/<id>/events.jsonl}):
+     * every event but the ephemeral ones and the final {@code result} line.
+     */
+    final boolean[] persisted;
 
     private ReplayCapture(String name, byte[][] lines, long[] dueNanos, int exitCode, int[] stampIndex, int stamps,
                           int[] renderedFrom, String expectedOutcome) {
@@ -56,6 +61,11 @@ final class ReplayCapture {
         this.stamps = stamps;
         this.renderedFrom = renderedFrom;
         this.expectedOutcome = expectedOutcome;
+        this.persisted = new boolean[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            String line = new String(lines[i], StandardCharsets.UTF_8);
+            persisted[i] = !line.contains("\"ephemeral\":true") && !line.startsWith("{\"type\":\"result\"");
+        }
     }
 
     /** Lines per second of session time, at this pace. */

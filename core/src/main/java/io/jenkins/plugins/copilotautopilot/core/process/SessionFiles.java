@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Reads what a session leaves in its control folder besides its output: the usage records in the CLI's own
@@ -16,7 +19,14 @@ import java.nio.file.Path;
  * files are: in this JVM for the runner, on the agent for Jenkins.
  */
 public final class SessionFiles {
-    private static final byte[] USAGE_TYPE = "\"type\":\"session.usage_record\"".getBytes(StandardCharsets.UTF_8);
+    private static final String USAGE_TYPE = "\"type\":\"session.usage_record\"";
+    /** Where each session's event file was found: the most recent sessions of this JVM, a bounded number. */
+    private static final Map<Path, Path> FOUND = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, Path> eldest) {
+            return size() > 4096;
+        }
+    });
     private static final byte[] NONE = new byte[0];
 
     private SessionFiles() {
@@ -27,6 +37,42 @@ public final class SessionFiles {
      * @param consumed the bytes of the session state read (whole lines only)
      */
     public record Usage(byte[] lines, long consumed) {
+    }
+
+    /**
+     * What one look at a control folder finds: the exit code first (once it is there, the other files are
+     * complete), the usage records, both output files from the given positions and, once the CLI has ended, why
+     * it could not start and what the agent changed. The plugin runs this on the agent ({@code PollCallable}), the
+     * benchmark in its JVM.
+     */
+    public static Look look(Path controlFolder, long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+            throws IOException {
+        Integer exitCode = LocalCliSession.readExitCode(controlFolder);
+        Usage usage = usage(controlFolder, usageOffset, maxBytes);
+        byte[] output = LocalCliSession.read(controlFolder.resolve(ControlFolder.OUTPUT), outputOffset, maxBytes);
+        byte[] stderr = LocalCliSession.read(controlFolder.resolve(ControlFolder.STDERR), stderrOffset, maxBytes);
+        if (exitCode == null) {
+            // a folder that is gone (a wiped workspace) reads as one where nothing happened yet: say which it is
+            boolean exists = output.length > 0 || stderr.length > 0 || controlFolder.toFile().isDirectory();
+            return new Look(output, stderr, null, null, exists, usage, null, null, null);
+        }
+        return new Look(output, stderr, exitCode, LocalCliSession.readLaunchError(controlFolder), true, usage,
+                readIfThere(controlFolder.resolve(ControlFolder.CHANGES_STATUS)),
+                readIfThere(controlFolder.resolve(ControlFolder.CHANGES_NUMSTAT)),
+                readIfThere(controlFolder.resolve(ControlFolder.CHANGES_PATCH)));
+    }
+
+    /**
+     * What {@link #look} found; the changes as the launch script wrote them (null when it did not, or the CLI
+     * still runs).
+     */
+    public record Look(byte[] output, byte[] stderr, Integer exitCode, String launchError, boolean folderExists, Usage usage,
+                       byte[] changesStatus, byte[] changesNumstat, byte[] changesPatch) {
+        /** As the follower takes it. */
+        public SessionPoll toPoll() {
+            return new SessionPoll(output, stderr, exitCode, exitCode != null, launchError, usage.lines(), usage.consumed(),
+                    WorkTreeChanges.parse(changesStatus, changesNumstat, changesPatch));
+        }
     }
 
     /** Usage records written since {@code offset}, reading at most {@code max} bytes, whole lines only. */
@@ -41,21 +87,33 @@ public final class SessionFiles {
             // no whole line yet; or a line longer than a whole read (a huge message), which is no usage record: skip it
             return new Usage(NONE, chunk.length == max ? chunk.length : 0);
         }
-        ByteArrayOutputStream records = new ByteArrayOutputStream();
-        int start = 0;
-        for (int i = 0; i <= end; i++) {
-            if (chunk[i] == '\n') {
-                if (contains(chunk, start, i, USAGE_TYPE)) {
-                    records.write(chunk, start, i - start + 1);
-                }
-                start = i + 1;
+        // Searched as Latin-1 text, so that String.indexOf does the scanning: the file holds every lasting event
+        // (the system prompt alone is some 24 KB), and this runs at every look. UTF-8 bytes of other characters
+        // never match the ASCII type name.
+        String text = new String(chunk, 0, end + 1, StandardCharsets.ISO_8859_1);
+        ByteArrayOutputStream records = null;
+        int at = text.indexOf(USAGE_TYPE);
+        while (at >= 0) {
+            int start = text.lastIndexOf('\n', at) + 1;
+            int lineEnd = text.indexOf('\n', at);
+            if (records == null) {
+                records = new ByteArrayOutputStream();
             }
+            records.write(chunk, start, lineEnd - start + 1);
+            at = text.indexOf(USAGE_TYPE, lineEnd + 1);
         }
-        return new Usage(records.toByteArray(), end + 1L);
+        return new Usage(records == null ? NONE : records.toByteArray(), end + 1L);
     }
 
-    /** The CLI's event file in its session state, or null before it exists (one session per control folder). */
+    /**
+     * The CLI's event file in its session state, or null before it exists (one session per control folder). Once
+     * found it is remembered, so that a look costs no directory listing.
+     */
     private static Path sessionEvents(Path controlFolder) {
+        Path known = FOUND.get(controlFolder);
+        if (known != null) {
+            return known;
+        }
         File[] sessions = controlFolder.resolve(ControlFolder.COPILOT_HOME).resolve("session-state").toFile().listFiles(File::isDirectory);
         if (sessions == null) {
             return null;
@@ -63,6 +121,7 @@ public final class SessionFiles {
         for (File session : sessions) {
             File events = new File(session, "events.jsonl");
             if (events.isFile()) {
+                FOUND.put(controlFolder, events.toPath());
                 return events.toPath();
             }
         }
@@ -91,18 +150,5 @@ public final class SessionFiles {
             }
         }
         return -1;
-    }
-
-    private static boolean contains(byte[] bytes, int from, int to, byte[] needle) {
-        outer:
-        for (int i = from; i + needle.length <= to; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (bytes[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }
