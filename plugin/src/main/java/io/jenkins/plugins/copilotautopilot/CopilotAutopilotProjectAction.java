@@ -13,8 +13,8 @@ import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
 
 /**
- * On a job's page: the outcome of the last build that ran a Copilot session, and a trend of turns, duration and
- * premium requests over recent builds (a server-side SVG at {@code copilot-autopilot-trend/trend}). Added by
+ * On a job's page: the outcome of the last build that ran a Copilot session, and a trend of turns, duration,
+ * premium requests and tokens over recent builds (a server-side SVG at {@code copilot-autopilot-trend/trend}). Added by
  * {@link CopilotAutopilotRunAction#getProjectActions()} (or {@link CopilotAutopilotTrendCarrier}) of the job's last
  * successful build; both look at no more than the last {@value #BUILDS} completed builds.
  */

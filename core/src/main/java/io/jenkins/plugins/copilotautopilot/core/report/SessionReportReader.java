@@ -74,7 +74,8 @@ public final class SessionReportReader {
             }
         }
         if (collector.finished != null) {
-            tracker.endRunningCalls(); // as the follower did when the run ended: nothing is still running
+            // as the follower did when the run ended: nothing is still running; a call ran until the run ended
+            tracker.endRunningCalls(collector.endedAt);
         }
         return collector.report(tracker.state());
     }

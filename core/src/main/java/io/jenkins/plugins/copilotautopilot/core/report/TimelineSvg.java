@@ -121,9 +121,9 @@ public final class TimelineSvg {
 
         int lx = LEFT;
         for (String[] item : mostTokens > 0
-                ? new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / error"}, {DENIED, "tool denied"},
+                ? new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / interrupted / error"}, {DENIED, "tool denied"},
                     {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}, {TOKENS, "tokens per turn"}}
-                : new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / error"}, {DENIED, "tool denied"},
+                : new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / interrupted / error"}, {DENIED, "tool denied"},
                     {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}}) {
             svg.append(rect(lx, legendTop, 10, 10, item[0], null));
             svg.append(text(lx + 14, legendTop + 9, item[1], "fill=\"#424242\""));

@@ -373,6 +373,11 @@ public final class SessionTracker {
      * and listeners hear of each.
      */
     public void endRunningCalls() {
+        endRunningCalls(null);
+    }
+
+    /** Like {@link #endRunningCalls()}; each call then ran until {@code endedAt} (when known). */
+    public void endRunningCalls(java.time.Instant endedAt) {
         List<ToolCall> interrupted;
         synchronized (this) {
             interrupted = new ArrayList<>(running.values());
@@ -380,7 +385,9 @@ public final class SessionTracker {
             failedToolCalls += interrupted.size();
         }
         for (ToolCall call : interrupted) {
-            call.complete(ToolStatus.INTERRUPTED, null, "the session ended while it was running", null);
+            java.time.Duration ran = endedAt == null || call.startedAt() == null || endedAt.isBefore(call.startedAt()) ? null
+                    : java.time.Duration.between(call.startedAt(), endedAt);
+            call.complete(ToolStatus.INTERRUPTED, ran, "the session ended while it was running", null);
             listeners.forEach(l -> l.onToolCompleted(call));
         }
     }

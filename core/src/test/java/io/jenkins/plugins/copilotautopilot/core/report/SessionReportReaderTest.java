@@ -81,6 +81,12 @@ class SessionReportReaderTest {
         assertThat(bash.status()).isEqualTo(ToolStatus.INTERRUPTED);
         assertThat(bash.error()).isEqualTo("the session ended while it was running");
         assertThat(SessionReportReader.read(new StringReader(journal)).totals().failedToolCalls()).isEqualTo(1);
+        // it ran until the run ended (the timeline draws it so)
+        String finished = journal.substring(journal.lastIndexOf("{\"type\":\"autopilot.run_finished\""));
+        java.time.Instant endedAt = java.time.Instant.parse(new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(finished.lines().findFirst().orElseThrow()).path("timestamp").asText());
+        assertThat(bash.durationMillis()).isPositive()
+                .isEqualTo(java.time.Duration.between(bash.startedAt(), endedAt).toMillis());
 
         String stillRunning = journal.substring(0, journal.lastIndexOf("{\"type\":\"autopilot.run_finished\""));
         assertThat(SessionReportReader.read(new StringReader(stillRunning)).turns().get(0).toolCalls().get(0).status())
