@@ -1,12 +1,9 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import hudson.remoting.VirtualChannel;
-import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.launch.LaunchFiles;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import jenkins.MasterToSlaveFileCallable;
@@ -27,27 +24,7 @@ final class WriteControlFolderCallable extends MasterToSlaveFileCallable<Void> {
 
     @Override
     public Void invoke(File folder, VirtualChannel channel) throws IOException {
-        Path root = folder.toPath();
-        Files.createDirectories(root);
-        makePrivate(root);
-        Path environment = root.resolve(ControlFolder.ENVIRONMENT);
-        Files.createDirectories(environment);
-        makePrivate(environment);
-        for (Map.Entry<String, byte[]> file : files.entrySet()) {
-            Path target = root.resolve(file.getKey()).normalize();
-            if (!target.startsWith(root)) {
-                throw new IOException("refusing to write outside the control folder: " + file.getKey());
-            }
-            Files.write(target, file.getValue());
-        }
+        LaunchFiles.write(folder.toPath(), files);
         return null;
-    }
-
-    private static void makePrivate(Path dir) throws IOException {
-        try {
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system
-        }
     }
 }

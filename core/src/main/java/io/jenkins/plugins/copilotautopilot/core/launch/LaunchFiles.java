@@ -1,7 +1,11 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,6 +29,35 @@ public final class LaunchFiles {
         command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
         files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.controlFolder())));
         return files;
+    }
+
+    /**
+     * Creates the control folder and its variables' folder, readable by their owner only, and writes {@code files}
+     * (from {@link #of}) into it; a name that would lead outside the folder is refused. Runs where the CLI runs: in
+     * this JVM for the runner, on the agent for Jenkins.
+     */
+    public static void write(Path folder, Map<String, byte[]> files) throws IOException {
+        Path root = folder.toAbsolutePath().normalize();
+        Files.createDirectories(root);
+        ownerOnly(root);
+        Path environment = root.resolve(ControlFolder.ENVIRONMENT);
+        Files.createDirectories(environment);
+        ownerOnly(environment);
+        for (Map.Entry<String, byte[]> file : files.entrySet()) {
+            Path target = root.resolve(file.getKey()).normalize();
+            if (!target.startsWith(root) || target.equals(root)) {
+                throw new IOException("refusing to write outside the control folder: " + file.getKey());
+            }
+            Files.write(target, file.getValue());
+        }
+    }
+
+    private static void ownerOnly(Path dir) throws IOException {
+        try {
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: nothing to tighten
+        }
     }
 
     /** The file that holds a variable, relative to the control folder. */

@@ -5,9 +5,7 @@ import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.launch.LaunchFiles;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
 
@@ -38,7 +36,7 @@ public final class LocalCliLauncher implements CliLauncher {
             throw new IOException("the working directory " + command.workingDirectory() + " does not exist");
         }
         Path folder = Path.of(command.controlFolder());
-        write(folder, LaunchFiles.of(command));
+        LaunchFiles.write(folder, LaunchFiles.of(command));
         ProcessBuilder builder = new ProcessBuilder("sh", folder.resolve(ControlFolder.SCRIPT).toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -53,25 +51,5 @@ public final class LocalCliLauncher implements CliLauncher {
             throw new IOException("cannot run sh to start the Copilot CLI: " + e.getMessage(), e);
         }
         return new LocalCliSession(folder, process, command.runId(), killGrace);
-    }
-
-    /** Writes the control folder; the folder and the variables are private to this user. */
-    static void write(Path folder, Map<String, byte[]> files) throws IOException {
-        Files.createDirectories(folder);
-        privateFolder(folder);
-        Path environment = folder.resolve(ControlFolder.ENVIRONMENT);
-        Files.createDirectories(environment);
-        privateFolder(environment);
-        for (Map.Entry<String, byte[]> file : files.entrySet()) {
-            Files.write(folder.resolve(file.getKey()), file.getValue());
-        }
-    }
-
-    private static void privateFolder(Path folder) throws IOException {
-        try {
-            Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: nothing to tighten
-        }
     }
 }

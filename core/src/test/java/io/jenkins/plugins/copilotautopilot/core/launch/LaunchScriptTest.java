@@ -52,6 +52,23 @@ class LaunchScriptTest {
     }
 
     @Test
+    void theControlFolderAndItsVariablesAreTheOwnersOnlyAndNothingIsWrittenOutsideIt() throws Exception {
+        Path control = dir.resolve("control");
+        LaunchFiles.write(control, Map.of(ControlFolder.PROMPT, "task".getBytes(StandardCharsets.UTF_8),
+                LaunchFiles.environmentFile("COPILOT_GITHUB_TOKEN"), "secret".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(control))).isEqualTo("rwx------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(control.resolve(ControlFolder.ENVIRONMENT)))).isEqualTo("rwx------");
+        assertThat(control.resolve(LaunchFiles.environmentFile("COPILOT_GITHUB_TOKEN"))).hasContent("secret");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchFiles.write(control,
+                        Map.of("../escaped", new byte[] {1})))
+                .isInstanceOf(java.io.IOException.class).hasMessageContaining("outside the control folder");
+        assertThat(dir.resolve("escaped")).doesNotExist();
+    }
+
+    @Test
     void userTextReachesTheCliAsDataAndNeverAsShellCode() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work dir 'with' $(quotes)"));
         Path control = dir.resolve("control 'it''s' `x` $(y)");
