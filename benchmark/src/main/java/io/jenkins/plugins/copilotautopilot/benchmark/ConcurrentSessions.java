@@ -11,6 +11,7 @@ import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -114,7 +115,7 @@ public final class ConcurrentSessions {
         try {
             System.out.println(new ConcurrentSessions(n, speedup, work).run(seconds).toLine());
         } finally {
-            deleteRecursively(work);
+            LocalCliSession.deleteRecursively(work);
         }
         System.exit(0);
     }
@@ -555,17 +556,6 @@ public final class ConcurrentSessions {
     static int openFds() throws IOException {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return (int) fds.count() - 1; // not the one listing them
-        }
-    }
-
-    static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -157,7 +157,8 @@ public final class LocalCliSession implements CliSession {
         return script.pid();
     }
 
-    static void deleteRecursively(Path dir) throws IOException {
+    /** Removes a folder and everything in it (links are removed, not followed); nothing when it is not there. */
+    public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
