@@ -109,7 +109,14 @@ final class RealSessions {
             return new CliSession() {
                 @Override
                 public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
-                    SessionPoll poll = session.poll(outputOffset, stderrOffset, maxBytes);
+                    return poll(outputOffset, stderrOffset, 0, maxBytes);
+                }
+
+                @Override
+                public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+                        throws IOException, InterruptedException {
+                    // as the runner reads it: the usage records too
+                    SessionPoll poll = session.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
                     raw.addAndGet(poll.output().length);
                     return poll;
                 }
