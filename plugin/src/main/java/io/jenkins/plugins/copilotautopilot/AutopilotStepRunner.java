@@ -55,11 +55,13 @@ final class AutopilotStepRunner {
     static final String JOURNAL_FOLDER = "copilot-autopilot";
     private static final String CHECKPOINT_SUFFIX = ".checkpoint";
     private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    /** How the controller looks at running sessions: soon after output, at most every half second when quiet. */
+    /** How the controller looks at running sessions ({@link EngineTimings#CONTROLLER}, the looks' pace adjustable). */
     static final EngineTimings TIMINGS = new EngineTimings(
-            Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMinMillis", 100)),
-            Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMaxMillis", 500)),
-            Duration.ofSeconds(10), Duration.ofSeconds(15), 1024 * 1024);
+            Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMinMillis",
+                    EngineTimings.CONTROLLER.pollMin().toMillis())),
+            Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMaxMillis",
+                    EngineTimings.CONTROLLER.pollMax().toMillis())),
+            EngineTimings.CONTROLLER.exitAfterResult(), EngineTimings.CONTROLLER.exitAfterStop(), EngineTimings.CONTROLLER.chunkBytes());
     /** The most of a session's CLI output its journal keeps, in MiB of characters. */
     static final long JOURNAL_LIMIT_MB = Long.getLong(AutopilotStepRunner.class.getName() + ".journalLimitMegabytes", 256);
 

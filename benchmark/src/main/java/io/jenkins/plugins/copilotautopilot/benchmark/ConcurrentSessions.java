@@ -24,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -58,8 +57,7 @@ import java.util.stream.Stream;
  */
 public final class ConcurrentSessions {
     /** The plugin's timings ({@code AutopilotStepRunner.TIMINGS}) and follower threads ({@code Following}). */
-    static final EngineTimings PLUGIN_TIMINGS = new EngineTimings(Duration.ofMillis(100), Duration.ofMillis(500),
-            Duration.ofSeconds(10), Duration.ofSeconds(15), 1024 * 1024);
+    static final EngineTimings PLUGIN_TIMINGS = EngineTimings.CONTROLLER;
     static final int FOLLOWER_THREADS = 4;
     private static final String FOLLOWER_PREFIX = "follower-";
     private static final String WRITER_PREFIX = "writer-";

@@ -16,6 +16,12 @@ public record EngineTimings(Duration pollMin, Duration pollMax, Duration exitAft
                             int chunkBytes) {
     public static final EngineTimings DEFAULT = new EngineTimings(Duration.ofMillis(20), Duration.ofMillis(200),
             Duration.ofSeconds(10), Duration.ofSeconds(10), 1024 * 1024);
+    /**
+     * How the Jenkins controller looks at running sessions (the plugin, and the benchmark that measures it): soon
+     * after output, at most every half second when quiet, since each look is a call to the agent.
+     */
+    public static final EngineTimings CONTROLLER = new EngineTimings(Duration.ofMillis(100), Duration.ofMillis(500),
+            Duration.ofSeconds(10), Duration.ofSeconds(15), 1024 * 1024);
 
     public EngineTimings {
         if (pollMin.isNegative() || pollMin.isZero() || pollMax.compareTo(pollMin) < 0 || chunkBytes < 1024) {
