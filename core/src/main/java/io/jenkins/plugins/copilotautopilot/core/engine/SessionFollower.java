@@ -296,6 +296,9 @@ public final class SessionFollower {
     private SessionResult stop(CliSession session, java.util.function.Function<String, ProcessEnd> end)
             throws IOException, InterruptedException {
         String activity = tracker.state().activity();
+        tracker.stopping();
+        journal.recordOwn(EventJournal.STOPPING, EventParser.mapper().createObjectNode()
+                .put("termination", end.apply(activity).termination().name()));
         stderr.stopping();
         session.stop();
         Integer exit = null;

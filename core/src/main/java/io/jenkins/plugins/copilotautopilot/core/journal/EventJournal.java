@@ -25,6 +25,8 @@ import java.time.Instant;
  *   <li>{@code autopilot.cli_output}: a stdout line that was not an event, or an event line too long to keep</li>
  *   <li>{@code autopilot.stderr}: a line the CLI wrote on stderr</li>
  *   <li>{@code autopilot.usage}: what a model call used (turn, model, tokens, premium requests)</li>
+ *   <li>{@code autopilot.stopping}: the session is being stopped (abort, a limit, a budget): calls still running
+ *   are cut off</li>
  *   <li>{@code autopilot.changes}: what the agent changed in the git work tree</li>
  *   <li>{@code autopilot.run_finished}: the outcome (last line)</li>
  * </ul>
@@ -37,6 +39,8 @@ public final class EventJournal implements Closeable {
     public static final String RUN_FINISHED = "autopilot.run_finished";
     /** What one model call used (from the CLI's session state, which stdout does not carry). */
     public static final String USAGE = "autopilot.usage";
+    /** The CLI is being stopped, and why: what the tools report from here on was cut off by the stop. */
+    public static final String STOPPING = "autopilot.stopping";
     /** What the agent changed in the git work tree: the files and the patch (before the last record). */
     public static final String CHANGES = "autopilot.changes";
     /** Longest excerpt kept of a line that was too long to read. */

@@ -121,7 +121,7 @@ public final class LogRenderer implements SessionListener {
             case SUCCEEDED -> "ok" + took;
             case DENIED -> "DENIED" + took + ": " + error;
             case FAILED -> "FAILED" + took + ": " + error;
-            case INTERRUPTED -> "INTERRUPTED: " + error;
+            case INTERRUPTED -> "INTERRUPTED" + took + ": " + error;
             case RUNNING -> "still running";
         };
         // With calls running in parallel, a result line names its call by its arguments.

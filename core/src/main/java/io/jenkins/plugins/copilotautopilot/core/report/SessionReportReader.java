@@ -67,7 +67,9 @@ public final class SessionReportReader {
         String line;
         while ((line = reader.readLine()) != null) {
             StreamLine parsed = parser.parse(line);
-            if (parsed instanceof CliEvent event && event.type().startsWith(EventJournal.OWN_TYPE_PREFIX)) {
+            if (parsed instanceof CliEvent event && EventJournal.STOPPING.equals(event.type())) {
+                tracker.stopping();
+            } else if (parsed instanceof CliEvent event && event.type().startsWith(EventJournal.OWN_TYPE_PREFIX)) {
                 collector.own(event);
             } else if (parsed instanceof CliEvent event) {
                 tracker.accept(event);

@@ -57,6 +57,8 @@ public final class SessionTracker {
     private SessionError firstError;
     private String autopilotStopReason;
     private boolean idle;
+    /** Calls running when the session was being stopped: a failure they report afterwards is the stop's doing. */
+    private final java.util.Set<String> cutOffByAbort = new java.util.HashSet<>();
     private ResultInfo result;
     private String model;
     private Long inputTokens;
@@ -103,6 +105,7 @@ public final class SessionTracker {
             case "session.error" -> sessionError(event);
             case "session.warning" -> listeners.forEach(l -> l.onWarning(event.dataText("warningType"), event.dataText("message")));
             case "session.info" -> listeners.forEach(l -> l.onInfo(event.dataText("infoType"), event.dataText("message")));
+            case "abort" -> stopping();
             case "assistant.turn_retry" -> {
                 synchronized (this) {
                     retries++;
@@ -206,8 +209,10 @@ public final class SessionTracker {
     private void toolCompleted(CliEvent event, JsonNode data) {
         String id = textOr(data, "toolCallId", "");
         ToolCall call;
+        boolean cutOff;
         synchronized (this) {
             call = running.remove(id);
+            cutOff = cutOffByAbort.remove(id);
             if (call == null) {
                 // completion without a start we kept: counted when it started if it was dropped, else now
                 call = new ToolCall(id, textOr(data, "toolName", "unknown tool"), "", turns, null);
@@ -231,13 +236,18 @@ public final class SessionTracker {
             message = "exit code " + exitCode.asInt() + (firstLine.isEmpty() ? "" : ": " + Texts.truncate(firstLine, 200));
         }
         ToolStatus status = denied ? ToolStatus.DENIED : failed ? ToolStatus.FAILED : ToolStatus.SUCCEEDED;
+        if (cutOff && status != ToolStatus.SUCCEEDED) {
+            // the CLI was stopped mid-call and killed the tool: its exit code says nothing about the command
+            status = ToolStatus.INTERRUPTED;
+            message = "the session was stopped while it was running" + (message == null ? "" : " (" + message + ")");
+        }
         Instant end = event.timestamp();
         Duration duration = call.startedAt() == null || end == null ? null : Duration.between(call.startedAt(), end);
         call.complete(status, duration, message, output);
         synchronized (this) {
             if (status == ToolStatus.DENIED) {
                 deniedToolCalls++;
-            } else if (status == ToolStatus.FAILED) {
+            } else if (status == ToolStatus.FAILED || status == ToolStatus.INTERRUPTED) {
                 failedToolCalls++;
             }
         }
@@ -363,6 +373,14 @@ public final class SessionTracker {
         return usage;
     }
 
+    /**
+     * The session is being stopped (the CLI's own {@code abort} event, or ours before we signal it): a call running
+     * now that then reports a failure (a killed shell exits non-zero) ends as {@link ToolStatus#INTERRUPTED}.
+     */
+    public synchronized void stopping() {
+        cutOffByAbort.addAll(running.keySet());
+    }
+
     /** Tool calls started and not completed. */
     public synchronized int runningToolCalls() {
         return running.size();
@@ -382,6 +400,7 @@ public final class SessionTracker {
         synchronized (this) {
             interrupted = new ArrayList<>(running.values());
             running.clear();
+            cutOffByAbort.clear();
             failedToolCalls += interrupted.size();
         }
         for (ToolCall call : interrupted) {

@@ -187,8 +187,12 @@ class EngineEndToEndTest {
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
         assertThat(run.workDir.resolve("late.txt")).doesNotExist();
         assertThat(run.log.find("ABORTED:")).isNotNull();
+        // however the CLI reports the killed shell (exit code 1, before or after its own abort event), it was cut off
         assertThat(run.log.find("< bash INTERRUPTED")).isNotNull();
+        assertThat(run.log.find("< bash FAILED")).isNull();
         assertThat(run.result.failedToolCalls()).isEqualTo(1);
+        assertThat(run.journalLines()).filteredOn(l -> "autopilot.stopping".equals(l.path("type").asText()))
+                .singleElement().satisfies(l -> assertThat(l.path("data").path("termination").asText()).isEqualTo("ABORTED"));
         // the tree is stopped promptly, not when some later wait runs out
         assertThat(stoppedIn).isLessThan(6_000L);
     }

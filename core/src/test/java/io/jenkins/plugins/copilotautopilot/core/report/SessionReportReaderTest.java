@@ -95,6 +95,22 @@ class SessionReportReaderTest {
     }
 
     @Test
+    void aCallThatFailedAfterTheStopWasAskedForIsInterruptedAsItWasLive() throws IOException {
+        StringBuilder journal = new StringBuilder();
+        for (String line : journalOf("cli-happy").split("\n")) {
+            if (line.contains("\"call_fake_1\"") && line.contains("tool.execution_complete")) {
+                journal.append("{\"type\":\"autopilot.stopping\",\"data\":{\"termination\":\"ABORTED\"}}\n");
+                line = line.replace("\"exitCode\": 0", "\"exitCode\": 143").replace("\"exitCode\":0", "\"exitCode\":143");
+            }
+            journal.append(line).append('\n');
+        }
+
+        ToolCallReport bash = SessionReportReader.read(new StringReader(journal.toString())).turns().get(0).toolCalls().get(0);
+        assertThat(bash.status()).isEqualTo(ToolStatus.INTERRUPTED);
+        assertThat(bash.error()).startsWith("the session was stopped while it was running (exit code 143: ");
+    }
+
+    @Test
     void terminalEscapesAndBidiOverridesNeverReachThePage() throws IOException {
         String hostile = "I'll \\u001b[31mcreate\\u001b[0m \\u202egnp.exe the file\\u0007.";
         String journal = journalOf("cli-happy").replace("\"content\": \"I'll create the file.\"",

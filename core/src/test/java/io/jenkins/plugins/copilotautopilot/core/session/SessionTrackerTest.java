@@ -158,6 +158,48 @@ class SessionTrackerTest {
     }
 
     @Test
+    void aCallTheCliKillsWhenItIsStoppedIsInterruptedNotAFailedCommand() {
+        // what CLI 1.0.102 prints when SIGTERM reaches it with time to spare: abort, then the killed shell's result
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"sleep 300\"}},\"timestamp\":\"2026-12-01T05:36:34.880Z\"}");
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c2\",\"toolName\":\"view\",\"arguments\":{\"path\":\"a.txt\"}}}");
+        feed("{\"type\":\"abort\",\"data\":{\"reason\":\"user_initiated\"}}");
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"shellExecution\":{\"exitCode\":1},\"success\":true,"
+                + "\"result\":{\"content\":\"\\n<shellId: 0 completed with exit code 1>\"}},\"timestamp\":\"2026-12-01T05:36:36.800Z\"}");
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c2\",\"success\":true}}");
+
+        assertThat(completed).extracting(ToolCall::status).containsExactly(ToolStatus.INTERRUPTED, ToolStatus.SUCCEEDED);
+        assertThat(completed.get(0).error())
+                .isEqualTo("the session was stopped while it was running (exit code 1: <shellId: 0 completed with exit code 1>)");
+        assertThat(completed.get(0).duration()).isEqualTo(java.time.Duration.ofMillis(1920));
+        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void aCallRunningWhenWeStopTheCliIsInterruptedEvenIfItsResultComesBeforeTheCliSaysAbort() {
+        // the other order CLI 1.0.102 prints: the killed shell's result first, then abort
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"sleep 300\"}}}");
+        tracker.stopping();
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"shellExecution\":{\"exitCode\":1},\"success\":true}}");
+        feed("{\"type\":\"abort\",\"data\":{\"reason\":\"user_initiated\"}}");
+        tracker.endRunningCalls();
+
+        assertThat(completed).singleElement().satisfies(c -> {
+            assertThat(c.status()).isEqualTo(ToolStatus.INTERRUPTED);
+            assertThat(c.error()).isEqualTo("the session was stopped while it was running (exit code 1)");
+        });
+        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void aCommandFailingBeforeAnyAbortStaysFailed() {
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"false\"}}}");
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"shellExecution\":{\"exitCode\":1},\"success\":true}}");
+        feed("{\"type\":\"abort\",\"data\":{\"reason\":\"user_initiated\"}}");
+
+        assertThat(completed).extracting(ToolCall::status).containsExactly(ToolStatus.FAILED);
+    }
+
+    @Test
     void parallelCallsAreMarkedSoTheirResultsCanSayWhichCallTheyBelongTo() {
         feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"a\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}}}");
         feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"b\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm run lint\"}}}");
