@@ -296,9 +296,10 @@ public final class SessionFollower {
     private SessionResult stop(CliSession session, java.util.function.Function<String, ProcessEnd> end)
             throws IOException, InterruptedException {
         String activity = tracker.state().activity();
+        ProcessEnd stopped = end.apply(activity);
         tracker.stopping();
         journal.recordOwn(EventJournal.STOPPING, EventParser.mapper().createObjectNode()
-                .put("termination", end.apply(activity).termination().name()));
+                .put("termination", stopped.termination().name()));
         stderr.stopping();
         session.stop();
         Integer exit = null;
@@ -328,7 +329,6 @@ public final class SessionFollower {
                 Thread.currentThread().interrupt();
             }
         }
-        ProcessEnd stopped = end.apply(activity);
         return finish(null, new ProcessEnd(stopped.termination(), exit, stopped.limit(), stopped.detail(), false, activity));
     }
 

@@ -58,7 +58,7 @@ public final class SessionTracker {
     private String autopilotStopReason;
     private boolean idle;
     /** Calls running when the session was being stopped: a failure they report afterwards is the stop's doing. */
-    private final java.util.Set<String> cutOffByAbort = new java.util.HashSet<>();
+    private final java.util.Set<String> cutOffByStop = new java.util.HashSet<>();
     private ResultInfo result;
     private String model;
     private Long inputTokens;
@@ -212,7 +212,7 @@ public final class SessionTracker {
         boolean cutOff;
         synchronized (this) {
             call = running.remove(id);
-            cutOff = cutOffByAbort.remove(id);
+            cutOff = cutOffByStop.remove(id);
             if (call == null) {
                 // completion without a start we kept: counted when it started if it was dropped, else now
                 call = new ToolCall(id, textOr(data, "toolName", "unknown tool"), "", turns, null);
@@ -378,7 +378,7 @@ public final class SessionTracker {
      * now that then reports a failure (a killed shell exits non-zero) ends as {@link ToolStatus#INTERRUPTED}.
      */
     public synchronized void stopping() {
-        cutOffByAbort.addAll(running.keySet());
+        cutOffByStop.addAll(running.keySet());
     }
 
     /** Tool calls started and not completed. */
@@ -400,7 +400,7 @@ public final class SessionTracker {
         synchronized (this) {
             interrupted = new ArrayList<>(running.values());
             running.clear();
-            cutOffByAbort.clear();
+            cutOffByStop.clear();
             failedToolCalls += interrupted.size();
         }
         for (ToolCall call : interrupted) {
