@@ -375,8 +375,7 @@ public final class SessionFollower {
                                    UsageTotals usage) {
         ResultInfo info = state.result();
         Integer exitCode = end.exitCode() != null ? end.exitCode() : info == null ? null : info.exitCode();
-        Double premium = info != null && info.premiumRequests() != null ? info.premiumRequests()
-                : usage.calls() > 0 ? Double.valueOf(usage.premiumRequests()) : null;
+        Double premium = usage.sessionPremiumRequests(info);
         // the work tree's view of the changes includes what shell commands changed; the CLI counts only its own edits
         long added = changes != null ? changes.linesAdded() : info == null ? 0 : info.linesAdded();
         long removed = changes != null ? changes.linesRemoved() : info == null ? 0 : info.linesRemoved();

@@ -213,12 +213,13 @@ public final class LogRenderer implements SessionListener {
             block("Summary: ", Texts.truncate(state.taskSummary().strip(), MAX_MESSAGE));
         }
         ResultInfo result = state.result();
+        Double premium = usage.sessionPremiumRequests(result);
         StringBuilder numbers = new StringBuilder()
                 .append(count(state.turns(), "turn")).append(" | ")
                 .append(count(state.toolCalls(), "tool call"))
                 .append(" (").append(state.failedToolCalls()).append(" failed, ").append(state.deniedToolCalls()).append(" denied)")
                 .append(" | ").append(count(state.nudges(), "continuation"))
-                .append(" | premium requests: ").append(result == null || result.premiumRequests() == null ? "unknown" : Texts.number(result.premiumRequests()))
+                .append(" | premium requests: ").append(premium == null ? "unknown" : Texts.number(premium))
                 .append(" | ").append(Durations.describe(duration));
         line(numbers.toString());
         if (usage.calls() > 0) {

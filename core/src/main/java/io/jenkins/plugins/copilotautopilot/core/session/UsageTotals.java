@@ -19,6 +19,17 @@ public record UsageTotals(int calls, long inputTokens, long outputTokens, long c
                 cacheReadTokens + r.cacheReadTokens(), cacheWriteTokens + r.cacheWriteTokens(), premiumRequests + r.premiumRequests());
     }
 
+    /**
+     * The session's premium requests: the count the CLI reported in its result line, else (no result line, e.g. the
+     * CLI was stopped) the sum of the calls' records, else null (unknown).
+     */
+    public Double sessionPremiumRequests(ResultInfo result) {
+        if (result != null && result.premiumRequests() != null) {
+            return result.premiumRequests();
+        }
+        return calls > 0 ? Double.valueOf(premiumRequests) : null;
+    }
+
     /** Input plus output tokens. */
     public long tokens() {
         return inputTokens + outputTokens;

@@ -92,4 +92,21 @@ class LogRendererTest {
                 "[copilot] Tokens: 1200 in, 80 out",
                 "[copilot] Session abc | CLI exit code 0 | code changes: +12 -3 in 2 files");
     }
+
+    @Test
+    void withoutAResultLineThePremiumRequestsAreTheCallsRecordsAsInTheResultMap() {
+        // a stopped CLI may never print its result line; the usage records still say what the calls cost
+        SessionState stopped = new SessionState(10, 0, 1, 1, 1, 0, 1, 0, 0, false, null, null, null, "aborted", false, null,
+                "m", null, null, "x");
+        io.jenkins.plugins.copilotautopilot.core.session.UsageTotals usage = io.jenkins.plugins.copilotautopilot.core.session.UsageTotals.NONE
+                .plus(new io.jenkins.plugins.copilotautopilot.core.session.UsageRecord(1, "m", 1000, 20, 0, 0, 0, 900));
+        renderer.closing(new SessionOutcome(Outcome.ABORTED, "Aborted."), stopped, Duration.ofSeconds(18), usage, null);
+        renderer.closing(new SessionOutcome(Outcome.ABORTED, "Aborted."), stopped, Duration.ofSeconds(1));
+
+        assertThat(sink.lines()).contains(
+                "[copilot] 1 turn | 1 tool call (1 failed, 0 denied) | 0 continuations | premium requests: 0 | 18s",
+                "[copilot] 1 turn | 1 tool call (1 failed, 0 denied) | 0 continuations | premium requests: unknown | 1s");
+        assertThat(usage.sessionPremiumRequests(null)).isEqualTo(0.0);
+        assertThat(usage.sessionPremiumRequests(new ResultInfo("abc", 0, 1.5, 10L, 20L, 12, 3, 2, List.of()))).isEqualTo(1.5);
+    }
 }
