@@ -48,7 +48,7 @@ final class RealSessions {
     long bare() throws IOException, InterruptedException {
         CliCommand command = command("Create hi.txt");
         Path prompt = Files.writeString(Path.of(command.workingDirectory()).resolveSibling("prompt.txt"), command.options().prompt());
-        Files.createDirectories(Path.of(command.controlFolder(), "copilot-home"));
+        Files.createDirectories(Path.of(command.launchFolder(), "copilot-home"));
         ProcessBuilder builder = new ProcessBuilder(command.commandLine()).directory(Path.of(command.workingDirectory()).toFile())
                 .redirectInput(prompt.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);

@@ -17,24 +17,24 @@ import java.util.Set;
 public final class CliCommand {
     /** Environment variable that marks every process of one run, so that all of them can be found and stopped. */
     public static final String RUN_MARKER_VARIABLE = "COPILOT_AUTOPILOT_RUN_ID";
-    /** The CLI's private {@code COPILOT_HOME}, inside the control folder. */
+    /** The CLI's private {@code COPILOT_HOME}, inside the control folder (the launch script sets it). */
     public static final String COPILOT_HOME_FOLDER = "copilot-home";
 
     private final CliExecutable executable;
     private final List<String> arguments;
     private final Map<String, String> environment;
     private final String workingDirectory;
-    private final String controlFolder;
+    private final String launchFolder;
     private final Set<String> secretVariables;
     private final AutopilotOptions options;
 
     CliCommand(CliExecutable executable, List<String> arguments, Map<String, String> environment,
-               String workingDirectory, String controlFolder, Set<String> secretVariables, AutopilotOptions options) {
+               String workingDirectory, String launchFolder, Set<String> secretVariables, AutopilotOptions options) {
         this.executable = executable;
         this.arguments = List.copyOf(arguments);
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         this.workingDirectory = workingDirectory;
-        this.controlFolder = controlFolder;
+        this.launchFolder = launchFolder;
         this.secretVariables = Collections.unmodifiableSet(new LinkedHashSet<>(secretVariables));
         this.options = options;
     }
@@ -65,9 +65,12 @@ public final class CliCommand {
         return workingDirectory;
     }
 
-    /** The folder the session runs from (see {@code ControlFolder}), on the machine that runs the CLI. */
-    public String controlFolder() {
-        return controlFolder;
+    /**
+     * The folder for the launch files (see {@code ControlFolder}), on the machine that runs the CLI: the runner's
+     * control folder too; in Jenkins a folder of its own, emptied by the launch script.
+     */
+    public String launchFolder() {
+        return launchFolder;
     }
 
     /**

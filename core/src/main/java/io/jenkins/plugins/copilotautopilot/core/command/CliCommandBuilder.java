@@ -35,21 +35,19 @@ public final class CliCommandBuilder {
      * @param executable          the native CLI binary; an npm install folder, or an empty path for
      *                            {@code copilot} on the PATH, is resolved by the launch script
      * @param workingDirectory    where the agent works (absolute path on the machine that runs the CLI)
-     * @param controlFolder       a new folder for the session's files (absolute path on that machine); the
-     *                            CLI's private {@code COPILOT_HOME} is inside it
+     * @param launchFolder        a new folder for the launch files (absolute path on that machine)
      * @param inheritedEnvironment the environment the CLI will inherit: GitHub token variables found there are
      *                            hidden from the agent's tools and masked too
      * @throws InvalidOptionsException when the options cannot run
      */
     public static CliCommand build(AutopilotOptions options, CliExecutable executable, String workingDirectory,
-                                   String controlFolder, Map<String, String> inheritedEnvironment) {
+                                   String launchFolder, Map<String, String> inheritedEnvironment) {
         options.validated();
-        for (String path : new String[] {executable.path(), workingDirectory, controlFolder}) {
+        for (String path : new String[] {executable.path(), workingDirectory, launchFolder}) {
             if (path == null || path.chars().anyMatch(c -> c < 0x20)) {
                 throw new InvalidOptionsException(List.of("The path '" + path + "' is empty or contains a line break or control character."));
             }
         }
-        String copilotHome = controlFolder + (controlFolder.endsWith("/") ? "" : "/") + CliCommand.COPILOT_HOME_FOLDER;
         List<String> args = new ArrayList<>();
         args.add("--autopilot");
         args.add("--output-format");
@@ -72,7 +70,6 @@ public final class CliCommandBuilder {
 
         Map<String, String> env = new LinkedHashMap<>();
         Set<String> secretNames = new LinkedHashSet<>();
-        env.put("COPILOT_HOME", copilotHome);
         env.put("COPILOT_AUTO_UPDATE", "false");
         // Tools run with the environment they were given (the build's), not one captured from a login shell:
         // reproducible, and no 4 s wait when a login shell is slow or blocks (seen with a locked pyenv).
@@ -109,6 +106,6 @@ public final class CliCommandBuilder {
             args.add("--secret-env-vars=" + String.join(",", secretNames));
         }
         env.put(CliCommand.RUN_MARKER_VARIABLE, UUID.randomUUID().toString());
-        return new CliCommand(executable, args, env, workingDirectory, controlFolder, secretNames, options);
+        return new CliCommand(executable, args, env, workingDirectory, launchFolder, secretNames, options);
     }
 }

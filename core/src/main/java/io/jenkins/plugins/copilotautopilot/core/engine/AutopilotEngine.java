@@ -214,8 +214,9 @@ public final class AutopilotEngine {
                 } catch (IOException e) {
                     result = follower.lost(session, "its output could not be read: " + e.getMessage());
                 }
-                // more may be waiting right after output; else look again later and later (or as soon as it ends)
-                if (result == null && !gotData && !follower.abortRequested()) {
+                // more may be waiting right after output; else look again later and later (or as soon as it ends);
+                // an abort is acted upon at once
+                if (result == null && !gotData && (!follower.abortRequested() || follower.isStopping())) {
                     try {
                         session.pause(delay);
                     } catch (InterruptedException e) {
@@ -228,7 +229,7 @@ public final class AutopilotEngine {
             try {
                 session.cleanup();
             } catch (IOException | InterruptedException | RuntimeException e) {
-                log.println(LogRenderer.PREFIX + "WARNING: could not remove " + command.controlFolder() + ": " + e.getMessage());
+                log.println(LogRenderer.PREFIX + "WARNING: could not remove " + command.launchFolder() + ": " + e.getMessage());
             }
             if (interrupted || Thread.interrupted()) {
                 Thread.currentThread().interrupt();

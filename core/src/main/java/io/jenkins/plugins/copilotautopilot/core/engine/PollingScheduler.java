@@ -41,16 +41,27 @@ public final class PollingScheduler implements AutoCloseable {
     private final long gridNanos;
 
     public PollingScheduler(int threads, EngineTimings timings, String name) {
+        this(threads, timings, daemons(name));
+    }
+
+    /**
+     * @param threads where the threads come from: a host may need them set up its own way (Jenkins: without the
+     *                class loader of whichever thread happens to start one)
+     */
+    public PollingScheduler(int threads, EngineTimings timings, ThreadFactory threadFactory) {
+        this.executor = new ScheduledThreadPoolExecutor(threads, threadFactory);
+        this.executor.setRemoveOnCancelPolicy(true);
+        this.timings = timings;
+        this.gridNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), timings.pollMin().toNanos() / 10);
+    }
+
+    private static ThreadFactory daemons(String name) {
         AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = r -> {
+        return r -> {
             Thread t = new Thread(r, name + "-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         };
-        this.executor = new ScheduledThreadPoolExecutor(threads, factory);
-        this.executor.setRemoveOnCancelPolicy(true);
-        this.timings = timings;
-        this.gridNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), timings.pollMin().toNanos() / 10);
     }
 
     /** Nanoseconds from now to the first grid point at least {@code millis} from now. */

@@ -59,6 +59,7 @@ public final class SessionFollower {
     private long resultSeenAtNanos;
     private volatile boolean abortRequested;
     private volatile SessionResult result;
+    private Stopping stopping;
 
     SessionFollower(Duration timeout, Duration inactivityTimeout, Budget budget, SecretMasker masker, EngineTimings timings,
                     long startedAtMillis,
@@ -122,8 +123,11 @@ public final class SessionFollower {
         if (result != null) {
             return new Tick(false, result);
         }
+        if (stopping != null) {
+            return waitForStop(session);
+        }
         if (abortRequested) {
-            return new Tick(true, stop(session, activity -> ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity)));
+            return stop(session, (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, exit, null, activity), true);
         }
         SessionPoll poll = poll(session);
         boolean gotData = poll.hasData();
@@ -132,33 +136,35 @@ public final class SessionFollower {
             drain(session, poll);
             ProcessEnd end = poll.launchError() != null ? ProcessEnd.launchFailed(masker.mask(poll.launchError()))
                     : ProcessEnd.exited(poll.exitCode() == null ? -1 : poll.exitCode(), null, true);
-            return new Tick(true, finish(session, end));
+            return new Tick(true, finish(end));
         }
         String spent = budget.spent(tracker.usage());
         if (spent != null) {
-            return new Tick(true, stop(session, activity -> ProcessEnd.overBudget(null, spent, activity)));
+            return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, spent, activity), true);
         }
         long now = System.nanoTime();
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
-            return new Tick(true, stop(session, activity -> ProcessEnd.stopped(ProcessEnd.Termination.TIMED_OUT, null, timeout, activity)));
+            return stop(session, (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.TIMED_OUT, exit, timeout, activity), true);
         }
         if (inactivityTimeout != null && now - lastActivityNanos >= inactivityTimeout.toNanos()) {
-            return new Tick(true, stop(session,
-                    activity -> ProcessEnd.stopped(ProcessEnd.Termination.STALLED, null, inactivityTimeout, activity)));
+            return stop(session,
+                    (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.STALLED, exit, inactivityTimeout, activity), true);
         }
         if (pipeline.resultSeen()) {
             if (resultSeenAtNanos == 0) {
                 resultSeenAtNanos = now;
             } else if (now - resultSeenAtNanos >= timings.exitAfterResult().toNanos()) {
                 // the session is over but the process lingers: stop it and judge the session as it reported
-                stderr.stopping();
-                session.stop();
-                drain(session, null);
                 Integer reported = pipeline.reportedExitCode();
-                return new Tick(true, finish(session, ProcessEnd.exited(reported == null ? 0 : reported, null, true)));
+                return stop(session, (exit, activity) -> ProcessEnd.exited(reported == null ? 0 : reported, null, true), false);
             }
         }
         return new Tick(gotData, null);
+    }
+
+    /** Whether the CLI was asked to stop and the follower waits for it to end. */
+    public synchronized boolean isStopping() {
+        return stopping != null;
     }
 
     /**
@@ -181,7 +187,7 @@ public final class SessionFollower {
                 }
             }
         }
-        return finish(null, ProcessEnd.lost(why, activity));
+        return finish(ProcessEnd.lost(why, activity));
     }
 
     /** The lines before the CLI starts, and the journal's first record. */
@@ -193,13 +199,13 @@ public final class SessionFollower {
 
     /** Ends the session as FAILED: the CLI could not be started. */
     public synchronized SessionResult launchFailed(String message) {
-        return result != null ? result : finish(null, ProcessEnd.launchFailed(masker.mask(message)));
+        return result != null ? result : finish(ProcessEnd.launchFailed(masker.mask(message)));
     }
 
     /** Ends the session as ABORTED before the CLI was started. */
     public synchronized SessionResult abortedBeforeStart() {
         return result != null ? result
-                : finish(null, ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, "before the Copilot CLI was started"));
+                : finish(ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, "before the Copilot CLI was started"));
     }
 
     /**
@@ -212,7 +218,7 @@ public final class SessionFollower {
         }
         String activity = tracker.state().activity();
         renderer.note("WARNING: the Copilot CLI could not be reached to stop it (" + why + "); it may still be running.");
-        return finish(null, ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity));
+        return finish(ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity));
     }
 
     /** Whether the wall-clock limit has passed (checked by callers that cannot reach the session to tick it). */
@@ -292,58 +298,47 @@ public final class SessionFollower {
         return session.poll(outputOffset, stderrOffset, usageOffset, timings.chunkBytes());
     }
 
-    /** Stops the CLI, waits (bounded) for its exit code and last words, and ends the session as {@code end} says. */
-    private SessionResult stop(CliSession session, java.util.function.Function<String, ProcessEnd> end)
+    /**
+     * Asks the session to stop the CLI and goes on following it until it has ended, or for at most
+     * {@link EngineTimings#exitAfterStop()}: a stop never blocks the follower (the session stops the CLI on its own,
+     * see {@link CliSession#stop()}). The session then ends as {@code end} says, given the CLI's exit code if it came.
+     *
+     * @param announce whether the stop is a termination of the session (journaled, and calls still running then count
+     *                 as interrupted) rather than the last step of one that already reported its end
+     */
+    private Tick stop(CliSession session, java.util.function.BiFunction<Integer, String, ProcessEnd> end, boolean announce)
             throws IOException, InterruptedException {
-        String activity = tracker.state().activity();
-        ProcessEnd stopped = end.apply(activity);
-        tracker.stopping();
-        journal.recordOwn(EventJournal.STOPPING, EventParser.mapper().createObjectNode()
-                .put("termination", stopped.termination().name()));
-        stderr.stopping();
-        session.stop();
-        Integer exit = null;
-        long deadline = System.nanoTime() + timings.exitAfterStop().toNanos();
-        boolean interrupted = Thread.interrupted(); // an aborted build still waits for the CLI's last words
-        try {
-            while (true) {
-                SessionPoll poll = poll(session);
-                feed(poll);
-                if (poll.ended() && !poll.hasData()) {
-                    exit = poll.exitCode();
-                    break;
-                }
-                if (System.nanoTime() >= deadline) {
-                    break;
-                }
-                if (!poll.hasData()) {
-                    try {
-                        Thread.sleep(timings.pollMin().toMillis());
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        String activity = tracker.state().activity(); // what the agent was doing when it was stopped
+        if (announce) {
+            tracker.stopping();
+            journal.recordOwn(EventJournal.STOPPING, EventParser.mapper().createObjectNode()
+                    .put("termination", end.apply(null, activity).termination().name()));
         }
-        return finish(null, new ProcessEnd(stopped.termination(), exit, stopped.limit(), stopped.detail(), false, activity));
+        stderr.stopping();
+        stopping = new Stopping(end, activity, System.nanoTime() + timings.exitAfterStop().toNanos());
+        session.stop();
+        return waitForStop(session);
     }
 
-    private SessionResult finish(CliSession sweep, ProcessEnd end) {
-        if (sweep != null) {
-            try {
-                stderr.stopping();
-                sweep.stop(); // whatever the agent left running in the background goes too
-            } catch (IOException | InterruptedException | RuntimeException e) {
-                renderer.note("WARNING: could not stop what the session left running: " + e.getMessage());
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+    /** One look while the CLI is being stopped: its last words, and the end once it is gone (or waited for long enough). */
+    private Tick waitForStop(CliSession session) throws IOException, InterruptedException {
+        SessionPoll poll = poll(session);
+        feed(poll);
+        if (poll.ended()) {
+            drain(session, poll);
+            return new Tick(true, finish(stopping.end().apply(poll.exitCode(), stopping.activity())));
         }
+        if (System.nanoTime() >= stopping.deadlineNanos()) {
+            return new Tick(true, finish(stopping.end().apply(null, stopping.activity())));
+        }
+        return new Tick(poll.hasData(), null);
+    }
+
+    /** A stop that was asked for: how the session will end, what the agent was doing, until when to wait for the exit code. */
+    private record Stopping(java.util.function.BiFunction<Integer, String, ProcessEnd> end, String activity, long deadlineNanos) {
+    }
+
+    private SessionResult finish(ProcessEnd end) {
         stdoutLines.close();
         stderrLines.close();
         tracker.endRunningCalls();

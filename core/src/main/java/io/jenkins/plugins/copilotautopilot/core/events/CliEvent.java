@@ -15,6 +15,11 @@ import java.time.Instant;
  * ({@link #root()}) is built only when someone asks for it.
  */
 public final class CliEvent implements StreamLine {
+    /**
+     * Not the CLI's own: the event the launch script prints first when the follower could not tell which CLI would
+     * run (one looked up inside a container), {@code data.path} and {@code data.version} (empty when unknown).
+     */
+    public static final String CLI_FOUND = "autopilot.cli";
     private final String type;
     private final String raw;
     private final boolean ephemeral;

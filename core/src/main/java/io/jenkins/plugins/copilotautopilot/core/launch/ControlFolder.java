@@ -1,10 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
 /**
- * The folder one session runs from, on the machine that runs the CLI. It holds what the launch script reads
- * (the task, the arguments, the working directory, the variables), what the CLI writes (its stdout and
- * stderr, its exit code) and the CLI's private {@code COPILOT_HOME}. The follower reads the output files from
- * any position, so a session can be followed again after the follower was gone (a controller restart).
+ * The files of one session, on the machine that runs the CLI. The launch files (the task, the arguments, the
+ * working directory, the variables, the launch settings) are read by the launch script and deleted; they may be
+ * in the control folder itself (the runner) or in a folder of their own (Jenkins, where durable-task makes the
+ * control folder when it starts the script). The control folder, the launch script's own, holds what the CLI and
+ * the script write (the CLI's errors, its exit code, the heartbeat, what the agent changed) and the CLI's private
+ * {@code COPILOT_HOME}. The follower reads the output files from any position, so a session can be followed again
+ * after the follower was gone (a controller restart).
  */
 public final class ControlFolder {
     /** The task, UTF-8; the CLI reads it from standard input. */
@@ -15,7 +18,9 @@ public final class ControlFolder {
     public static final String WORKING_DIRECTORY = "workdir";
     /** One file per environment variable (name = file name); read and removed by the launch script. */
     public static final String ENVIRONMENT = "env";
-    /** The CLI's standard output: one JSON event per line. */
+    /** {@code name=value} lines for the launch script: {@code watchdog} (seconds; 0 for none), {@code describe} (1: say which CLI runs). */
+    public static final String LAUNCH_SETTINGS = "launch";
+    /** The CLI's standard output, one JSON event per line, where the runner puts it (durable-task has its own log file). */
     public static final String OUTPUT = "output.jsonl";
     /** The CLI's standard error, and the launch script's own errors. */
     public static final String STDERR = "stderr.txt";
@@ -25,6 +30,17 @@ public final class ControlFolder {
     public static final String LAUNCH_ERROR = "launch-error";
     /** The CLI's process id, while it runs. */
     public static final String CLI_PID = "cli.pid";
+    /** Seconds since the CLI started, rewritten every second by the watchdog while the CLI runs. */
+    public static final String HEARTBEAT = "heartbeat";
+    /** Written by whoever wants the session stopped: the watchdog stops the CLI within a second. */
+    public static final String STOP = "stop";
+    /** Why the watchdog stopped the CLI: {@code stop}, {@code limit} or {@code gone} (the control folder was deleted). */
+    public static final String STOPPED = "stopped";
+    /**
+     * The event the launch script prints before the CLI's own when the follower did not know which CLI would run
+     * (one looked up inside a container): {@code data.path} and {@code data.version} (empty when unknown).
+     */
+    public static final String CLI_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.CLI_FOUND;
     /** What the agent changed, when the working directory is in a git work tree: {@code git diff-tree -z --name-status}. */
     public static final String CHANGES_STATUS = "changes.status";
     /** ... {@code --numstat}. */

@@ -20,6 +20,19 @@ public final class LaunchFiles {
 
     /** File name → content for {@code command}; {@link ControlFolder#SCRIPT} included. */
     public static Map<String, byte[]> of(CliCommand command) {
+        return of(command, false);
+    }
+
+    /**
+     * Like {@link #of(CliCommand)}; the watchdog stops the CLI at the wall-clock limit plus
+     * {@link LaunchScript#WATCHDOG_GRACE_SECONDS}, even if nobody follows it any more.
+     *
+     * @param describeCli whether the launch script is to say which CLI it found ({@link ControlFolder#CLI_EVENT}),
+     *                    because the caller could not look (a container's file system)
+     */
+    public static Map<String, byte[]> of(CliCommand command, boolean describeCli) {
+        long watchdogSeconds = command.options().timeout() == null ? 0
+                : command.options().timeout().toSeconds() + LaunchScript.WATCHDOG_GRACE_SECONDS;
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(ControlFolder.PROMPT, utf8(command.options().prompt()));
         StringBuilder arguments = new StringBuilder(command.executable().path()).append('\n');
@@ -27,7 +40,8 @@ public final class LaunchFiles {
         files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
         files.put(ControlFolder.WORKING_DIRECTORY, utf8(command.workingDirectory() + "\n"));
         command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
-        files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.controlFolder())));
+        files.put(ControlFolder.LAUNCH_SETTINGS, utf8("watchdog=" + watchdogSeconds + "\n" + "describe=" + (describeCli ? "1" : "") + "\n"));
+        files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.launchFolder())));
         return files;
     }
 

@@ -35,9 +35,10 @@ public interface CliSession {
     }
 
     /**
-     * Stops the CLI and every process of the session, also those that left its process tree (SIGTERM, then
-     * SIGKILL after a grace period), and returns once they are gone or after a bounded wait. Safe to call more
-     * than once and after the CLI has ended (then it stops what the agent left running in the background).
+     * Stops the CLI and every process of the session, also those that left its process tree (SIGTERM, then SIGKILL
+     * after a grace period). May return before they are gone, but must not block for long: the follower goes on
+     * reading the session until the CLI has ended (or gives up after a while). Safe to call more than once and after
+     * the CLI has ended.
      */
     void stop() throws IOException, InterruptedException;
 

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Starts a session on this machine: fills the control folder (readable by its owner only) and runs the launch
- * script with {@code sh}, with this JVM's environment. No user text reaches a command line.
+ * script with {@code sh}, with this JVM's environment, its output (the CLI's events) into
+ * {@link ControlFolder#OUTPUT}. No user text reaches a command line.
  */
 public final class LocalCliLauncher implements CliLauncher {
     private final Duration killGrace;
@@ -35,11 +36,11 @@ public final class LocalCliLauncher implements CliLauncher {
         if (command.workingDirectory() != null && !new File(command.workingDirectory()).isDirectory()) {
             throw new IOException("the working directory " + command.workingDirectory() + " does not exist");
         }
-        Path folder = Path.of(command.controlFolder());
+        Path folder = Path.of(command.launchFolder());
         LaunchFiles.write(folder, LaunchFiles.of(command));
         ProcessBuilder builder = new ProcessBuilder("sh", folder.resolve(ControlFolder.SCRIPT).toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(folder.resolve(ControlFolder.OUTPUT).toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         if (command.workingDirectory() != null) {
             builder.directory(new File(command.workingDirectory()));

@@ -47,9 +47,15 @@ public final class SessionFiles {
      */
     public static Look look(Path controlFolder, long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
             throws IOException {
+        return look(controlFolder, ControlFolder.OUTPUT, outputOffset, stderrOffset, usageOffset, maxBytes);
+    }
+
+    /** Like {@link #look(Path, long, long, long, int)}, with the CLI's events in {@code outputFile} of the control folder. */
+    public static Look look(Path controlFolder, String outputFile, long outputOffset, long stderrOffset, long usageOffset,
+                            int maxBytes) throws IOException {
         Integer exitCode = LocalCliSession.readExitCode(controlFolder);
         Usage usage = usage(controlFolder, usageOffset, maxBytes);
-        byte[] output = LocalCliSession.read(controlFolder.resolve(ControlFolder.OUTPUT), outputOffset, maxBytes);
+        byte[] output = LocalCliSession.read(controlFolder.resolve(outputFile), outputOffset, maxBytes);
         byte[] stderr = LocalCliSession.read(controlFolder.resolve(ControlFolder.STDERR), stderrOffset, maxBytes);
         if (exitCode == null) {
             // a folder that is gone (a wiped workspace) reads as one where nothing happened yet: say which it is

@@ -75,6 +75,11 @@ public final class LogRenderer implements SessionListener {
         }
     }
 
+    @Override
+    public void onCliFound(String path, String version) {
+        line("Copilot CLI" + (version == null || version.isEmpty() ? "" : " " + version) + " (" + path + ")");
+    }
+
     private static String limit(Duration d) {
         return d == null ? "no limit" : Durations.describe(d);
     }

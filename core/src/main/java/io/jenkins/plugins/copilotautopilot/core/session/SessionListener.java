@@ -7,6 +7,10 @@ import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
  * session report both listen here. Callbacks arrive in stream order on one thread.
  */
 public interface SessionListener {
+    /** The launch script found the CLI it runs ({@code version} empty when unknown); said only when asked for. */
+    default void onCliFound(String path, String version) {
+    }
+
     default void onTurnStarted(Turn turn) {
     }
 

@@ -127,6 +127,7 @@ public final class SessionTracker {
             case "assistant.usage" -> usage(event);
             case "session.tools_updated", "model.call_start" -> rememberModel(event.dataText("model"));
             case "result" -> result(event.root());
+            case CliEvent.CLI_FOUND -> listeners.forEach(l -> l.onCliFound(event.dataText("path"), event.dataText("version")));
             default -> {
                 // other and future event types: recorded in the journal, nothing to follow here
             }

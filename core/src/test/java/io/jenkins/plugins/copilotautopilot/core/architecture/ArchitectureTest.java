@@ -46,7 +46,7 @@ class ArchitectureTest {
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
                 .whereLayer("render").mayOnlyAccessLayers("changes", "command", "events", "mask", "outcome", "session", "text")
                 .whereLayer("changes").mayNotAccessAnyLayer()
-                .whereLayer("launch").mayOnlyAccessLayers("changes", "command")
+                .whereLayer("launch").mayOnlyAccessLayers("changes", "command", "events")
                 .whereLayer("process").mayOnlyAccessLayers("changes", "command", "launch")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "text")

@@ -22,12 +22,12 @@ class CliCommandBuilderTest {
                 "--model=gpt-5", "--allow-tool=shell(npm test)", "--deny-tool=shell(git push)", "--add-dir=/cache",
                 "--secret-env-vars=COPILOT_GITHUB_TOKEN,NPM_TOKEN");
         assertThat(command.environment()).containsEntry("COPILOT_GITHUB_TOKEN", "github_pat_tok_123")
-                .containsEntry("COPILOT_HOME", "/ws@tmp/ctl/copilot-home").containsEntry("COPILOT_AUTO_UPDATE", "false")
+                .doesNotContainKey("COPILOT_HOME").containsEntry("COPILOT_AUTO_UPDATE", "false")
                 .containsEntry("COPILOT_DISABLE_LOGIN_SHELL_ENV", "1")
                 .containsKey(CliCommand.RUN_MARKER_VARIABLE)
                 .doesNotContainKey("COPILOT_PROVIDER_BASE_URL");
         assertThat(command.workingDirectory()).isEqualTo("/ws");
-        assertThat(command.controlFolder()).isEqualTo("/ws@tmp/ctl");
+        assertThat(command.launchFolder()).isEqualTo("/ws@tmp/ctl");
         assertThat(command.secretVariables()).containsExactly("COPILOT_GITHUB_TOKEN", "NPM_TOKEN");
         assertThat(String.join(" ", command.commandLine())).doesNotContain("github_pat_tok_123").doesNotContain("now");
         assertThat(command.toString()).doesNotContain("github_pat_tok_123").contains("(the task: 16 characters)");

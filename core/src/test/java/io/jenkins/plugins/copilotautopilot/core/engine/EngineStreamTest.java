@@ -169,12 +169,13 @@ class EngineStreamTest {
     }
 
     @Test
-    void aSessionThatEndsByItselfIsNotStoppedButSweptAndCleanedUp() {
+    void aSessionThatEndsByItselfIsNotStoppedButCleanedUp() {
         ReplayLauncher launcher = ReplayLauncher.ofCapture("cli-happy");
         SessionResult result = run(launcher);
         assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(launcher.session().stoppedWhileRunning()).isFalse();
-        assertThat(launcher.session().stops()).as("the sweep for what the agent left in the background").isEqualTo(1);
+        // what the agent left in the background is the launch script's to end (FaultMatrixTest), not the follower's
+        assertThat(launcher.session().stops()).isZero();
         assertThat(launcher.session().cleanedUp()).isTrue();
     }
 

@@ -89,7 +89,7 @@ class ResumeTest {
             Checkpoint beforeAnything = running.follower().checkpoint(); // only the header was written
             s.journalOut.close();
             CliSession session = running.session();
-            Path exitCode = Path.of(s.command.controlFolder(), ControlFolder.EXIT_CODE);
+            Path exitCode = Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE);
             long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
             while (!Files.exists(exitCode) && System.nanoTime() < deadline) {
                 Thread.sleep(50); // nobody follows: the CLI works on, detached
@@ -112,7 +112,7 @@ class ResumeTest {
             SessionFollower first = running.follower();
             CliSession session = running.session();
             // the follower read everything the CLI wrote, but went away before it decided
-            tickUntil(first, session, f -> Files.exists(Path.of(s.command.controlFolder(), ControlFolder.EXIT_CODE))
+            tickUntil(first, session, f -> Files.exists(Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE))
                     && f.state().result() != null);
             Checkpoint checkpoint = first.checkpoint();
             s.journalOut.close();

@@ -95,7 +95,7 @@ class LaunchScriptTest {
     @Test
     void theScriptHoldsNoUserText() {
         String script = LaunchScript.render("/ws@tmp/copilot-autopilot-1");
-        assertThat(script).startsWith("#!/bin/sh\n").contains("c='/ws@tmp/copilot-autopilot-1'\n")
+        assertThat(script).startsWith("#!/bin/sh\n").contains("in='/ws@tmp/copilot-autopilot-1'\n")
                 .doesNotContain("COPILOT_GITHUB_TOKEN").doesNotContain("--allow");
         assertThat(LaunchScript.quote("it's")).isEqualTo("'it'\\''s'");
     }

@@ -186,7 +186,7 @@ public final class E2eRun {
         @Override
         public CliSession launch(CliCommand command) throws IOException, InterruptedException {
             CliSession session = next.launch(command);
-            Path output = Path.of(command.controlFolder(), ControlFolder.OUTPUT);
+            Path output = Path.of(command.launchFolder(), ControlFolder.OUTPUT);
             return new CliSession() {
                 @Override
                 public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {

@@ -53,7 +53,8 @@ public final class ProcessTable {
         }
     }
 
-    static boolean isZombie(long pid) {
+    /** Whether the process has ended: gone, or dead and not yet reaped by its parent. */
+    public static boolean isZombie(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
             int close = stat.lastIndexOf(')');
