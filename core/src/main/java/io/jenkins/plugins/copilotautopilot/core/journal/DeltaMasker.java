@@ -24,7 +24,8 @@ final class DeltaMasker {
     static final int MAX_HELD = 512;
     /** Streams remembered (for a secret continuing after a release); the least recent is forgotten. */
     static final int MAX_STREAMS = 64;
-    private static final int MIN_SUSPICIOUS_PREFIX = 3;
+    /** The shortest end of a released piece taken for the beginning of a secret (shorter ones are no secret). */
+    static final int MIN_SUSPICIOUS_PREFIX = 3;
 
     private final SecretMasker masker;
     private final Consumer<String> out;
@@ -109,8 +110,11 @@ final class DeltaMasker {
             }
         }
         if (flushing && stream.pieces.isEmpty()) {
-            int suspicious = masker.trailingSecretPrefix(piece.text, MIN_SUSPICIOUS_PREFIX);
-            piece.flag(piece.text.length() - suspicious, piece.text.length());
+            // the stream may go on with the rest of a secret (after a line break, too): its beginning goes masked
+            int[] suspicious = masker.trailingSecretPrefixRange(joined.toString(), MIN_SUSPICIOUS_PREFIX);
+            if (suspicious != null) {
+                piece.flag(suspicious[0] - pieceStart, suspicious[1] - pieceStart);
+            }
         }
         String written = tail + piece.text;
         stream.tail = written.length() > need ? written.substring(written.length() - need) : written;

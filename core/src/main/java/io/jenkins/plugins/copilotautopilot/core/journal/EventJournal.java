@@ -43,6 +43,9 @@ public final class EventJournal implements Closeable {
     public static final String STOPPING = "autopilot.stopping";
     /** What the agent changed in the git work tree: the files and the patch (before the last record). */
     public static final String CHANGES = "autopilot.changes";
+    /** A running tool's output so far, repeated in full each time (deprecated by the CLI, still printed). */
+    private static final String SNAPSHOT = "tool.execution_partial_result";
+    private static final String SNAPSHOT_FIELD = "partialOutput";
     /** Longest excerpt kept of a line that was too long to read. */
     static final int TRUNCATED_EXCERPT = 4096;
 
@@ -76,7 +79,22 @@ public final class EventJournal implements Closeable {
             return;
         }
         deltas.releaseAll();
-        writeEvent(event.raw(), event.type());
+        writeEvent(SNAPSHOT.equals(event.type()) && !masker.isEmpty() ? snapshotWithoutSecretTail(event) : event.raw(), event.type());
+    }
+
+    /**
+     * A snapshot of a running tool's output so far, with its end masked where it is the beginning of a secret: the
+     * next snapshot may hold the rest, and this one would keep the beginning.
+     */
+    private String snapshotWithoutSecretTail(CliEvent event) {
+        String text = event.dataText(SNAPSHOT_FIELD);
+        int[] tail = text == null ? null : masker.trailingSecretPrefixRange(text, DeltaMasker.MIN_SUSPICIOUS_PREFIX);
+        if (tail == null) {
+            return event.raw();
+        }
+        ObjectNode root = event.root().deepCopy();
+        ((ObjectNode) root.path("data")).put(SNAPSHOT_FIELD, text.substring(0, tail[0]) + SecretMasker.MASK + text.substring(tail[1]));
+        return root.toString();
     }
 
     /** An event line, masked; if masking broke its JSON (a cut through an escape), kept as text instead. */

@@ -25,8 +25,20 @@ final class LineBreaks {
         return false;
     }
 
-    /** The text without line breaks, and where each remaining character came from. */
+    /**
+     * The text without line breaks, and where each remaining character came from. A run of backslashes before an
+     * {@code n} or {@code r} goes as a whole (a break escaped at some depth).
+     */
     static Squeezed squeeze(String text) {
+        return squeeze(text, false);
+    }
+
+    /**
+     * Like {@link #squeeze(String)}; with {@code keepEscapedBackslashes}, of such a run only the break's own escape
+     * goes (one backslash of an odd run, two of an even one) and the backslashes before it stay: escaped backslashes,
+     * which a secret may hold right before a break.
+     */
+    static Squeezed squeeze(String text, boolean keepEscapedBackslashes) {
         StringBuilder flat = new StringBuilder(text.length());
         int[] origin = new int[text.length()];
         int n = 0;
@@ -39,14 +51,14 @@ final class LineBreaks {
             }
             if (c == '\\') {
                 int after = afterBackslashes(text, i);
-                if (after < text.length() && isBreakLetter(text.charAt(after))) {
-                    i = after + 1;
-                    continue;
-                }
-                for (; i < after; i++) {
+                int run = after - i;
+                boolean breakEscape = after < text.length() && isBreakLetter(text.charAt(after));
+                int keep = !breakEscape ? run : keepEscapedBackslashes ? Math.max(0, run - (run % 2 == 1 ? 1 : 2)) : 0;
+                for (int k = 0; k < keep; k++) {
                     flat.append('\\');
-                    origin[n++] = i;
+                    origin[n++] = i + k;
                 }
+                i = breakEscape ? after + 1 : after;
                 continue;
             }
             flat.append(c);

@@ -121,6 +121,25 @@ public final class SecretMasker {
         return best;
     }
 
+    /**
+     * Where {@code text} ends with the beginning of a secret spelling of at least {@code minLength} characters, line
+     * breaks not counted (a secret printed over two lines, cut after the first): the {@code [start, end)} range of
+     * that beginning, the breaks after it left out; else null. Text cut there may continue with the rest of a secret.
+     */
+    public int[] trailingSecretPrefixRange(String text, int minLength) {
+        if (patterns.length == 0 || text.isEmpty()) {
+            return null;
+        }
+        if (!LineBreaks.containsAny(text)) {
+            int len = trailingSecretPrefix(text, minLength);
+            return len == 0 ? null : new int[] {text.length() - len, text.length()};
+        }
+        LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
+        String flat = squeezed.text();
+        int len = trailingSecretPrefix(flat, minLength);
+        return len == 0 ? null : new int[] {squeezed.originalStart(flat.length() - len), squeezed.originalEnd(flat.length())};
+    }
+
     private Ranges collect(String text) {
         Ranges hits = null;
         for (String pattern : patterns) {
@@ -138,17 +157,29 @@ public final class SecretMasker {
         // (a backslash before an "n"), so the direct search above always runs as well.
         if (LineBreaks.containsAny(text)) {
             LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
-            String flat = squeezed.text();
-            for (String pattern : patterns) {
-                int from = 0;
-                int at;
-                while ((at = flat.indexOf(pattern, from)) >= 0) {
-                    if (hits == null) {
-                        hits = new Ranges();
-                    }
-                    hits.add(squeezed.originalStart(at), squeezed.originalEnd(at + pattern.length()));
-                    from = at + pattern.length();
+            hits = collectSqueezed(squeezed, hits);
+            // a break right after a secret's escaped backslash: the backslash is the secret's, not the break's
+            if (text.indexOf('\\') >= 0) {
+                LineBreaks.Squeezed keeping = LineBreaks.squeeze(text, true);
+                if (!keeping.text().equals(squeezed.text())) {
+                    hits = collectSqueezed(keeping, hits);
                 }
+            }
+        }
+        return hits;
+    }
+
+    private Ranges collectSqueezed(LineBreaks.Squeezed squeezed, Ranges hits) {
+        String flat = squeezed.text();
+        for (String pattern : patterns) {
+            int from = 0;
+            int at;
+            while ((at = flat.indexOf(pattern, from)) >= 0) {
+                if (hits == null) {
+                    hits = new Ranges();
+                }
+                hits.add(squeezed.originalStart(at), squeezed.originalEnd(at + pattern.length()));
+                from = at + pattern.length();
             }
         }
         return hits;

@@ -39,38 +39,52 @@ class SecretMaskerTest {
         assertThat(withSecrets).isGreaterThan(1_000);
     }
 
-    /** Every spelling searched in the text as it is and, character by character, in the text without breaks. */
+    /**
+     * Every spelling searched in the text as it is and, character by character, in the text without breaks: once
+     * with each run of backslashes before an n or r taken out whole, once with only the break's own escape taken out
+     * (one backslash of an odd run, two of an even one).
+     */
     private static List<int[]> referenceFind(String text, List<String> spellings) {
-        StringBuilder flat = new StringBuilder();
-        List<Integer> origin = new java.util.ArrayList<>();
-        for (int i = 0; i < text.length(); ) {
-            char c = text.charAt(i);
-            if (c == '\n' || c == '\r') {
-                i++;
-                continue;
-            }
-            int after = i;
-            while (after < text.length() && text.charAt(after) == '\\') {
-                after++;
-            }
-            if (after > i && after < text.length() && (text.charAt(after) == 'n' || text.charAt(after) == 'r')) {
-                i = after + 1;
-                continue;
-            }
-            for (int j = i; j < Math.max(after, i + 1); j++) {
-                flat.append(text.charAt(j));
-                origin.add(j);
-            }
-            i = Math.max(after, i + 1);
-        }
         boolean[] masked = new boolean[text.length()];
         for (String spelling : spellings) {
             for (int at = text.indexOf(spelling); at >= 0; at = text.indexOf(spelling, at + spelling.length())) {
                 java.util.Arrays.fill(masked, at, at + spelling.length(), true);
             }
+        }
+        for (boolean keepEscaped : new boolean[] {false, true}) {
+            StringBuilder flat = new StringBuilder();
+            List<Integer> origin = new java.util.ArrayList<>();
+            for (int i = 0; i < text.length(); ) {
+                char c = text.charAt(i);
+                if (c == '\n' || c == '\r') {
+                    i++;
+                    continue;
+                }
+                int after = i;
+                while (after < text.length() && text.charAt(after) == '\\') {
+                    after++;
+                }
+                if (after > i && after < text.length() && (text.charAt(after) == 'n' || text.charAt(after) == 'r')) {
+                    int run = after - i;
+                    int keep = keepEscaped ? Math.max(0, run - (run % 2 == 1 ? 1 : 2)) : 0;
+                    for (int j = i; j < i + keep; j++) {
+                        flat.append('\\');
+                        origin.add(j);
+                    }
+                    i = after + 1;
+                    continue;
+                }
+                for (int j = i; j < Math.max(after, i + 1); j++) {
+                    flat.append(text.charAt(j));
+                    origin.add(j);
+                }
+                i = Math.max(after, i + 1);
+            }
             String f = flat.toString();
-            for (int at = f.indexOf(spelling); at >= 0; at = f.indexOf(spelling, at + spelling.length())) {
-                java.util.Arrays.fill(masked, origin.get(at), origin.get(at + spelling.length() - 1) + 1, true);
+            for (String spelling : spellings) {
+                for (int at = f.indexOf(spelling); at >= 0; at = f.indexOf(spelling, at + spelling.length())) {
+                    java.util.Arrays.fill(masked, origin.get(at), origin.get(at + spelling.length() - 1) + 1, true);
+                }
             }
         }
         List<int[]> ranges = new java.util.ArrayList<>();
