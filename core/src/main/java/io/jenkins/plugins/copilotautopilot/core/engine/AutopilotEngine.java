@@ -12,7 +12,6 @@ import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
-import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -37,7 +36,6 @@ public final class AutopilotEngine {
     /** Longest event line read in full; longer lines are kept as a truncated excerpt. */
     public static final int DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
     private static final int MAX_STDERR_LINE_BYTES = 64 * 1024;
-    private static final int MAX_PROMPT_IN_JOURNAL = 20_000;
     /** How much of the CLI's output a journal records unless told otherwise: 256 MiB of characters. */
     public static final long DEFAULT_JOURNAL_LIMIT_CHARS = 256L * 1024 * 1024;
 
@@ -245,7 +243,7 @@ public final class AutopilotEngine {
         data.put("cliVersion", command.executable().version());
         data.put("workingDirectory", command.workingDirectory());
         data.put("commandLine", command.display());
-        data.put("prompt", Texts.truncate(o.prompt(), MAX_PROMPT_IN_JOURNAL));
+        data.put("prompt", o.prompt()); // whole, as the model got it (at most the prompt limit, 1 MiB)
         data.put("model", o.model());
         data.put("providerBaseUrl", o.provider() == null ? null : o.provider().baseUrl());
         if (o.maxAutopilotContinues() != null) {

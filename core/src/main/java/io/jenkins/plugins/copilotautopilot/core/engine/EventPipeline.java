@@ -35,6 +35,9 @@ final class EventPipeline implements LineAssembler.LineHandler {
         if (parsed instanceof CliEvent event) {
             events++;
             journal.recordEvent(event);
+            if ("tool.execution_start".equals(event.type())) {
+                journal.flush(); // on disk before the tool runs (and before the log says it does)
+            }
         } else {
             journal.recordPlainOutput((PlainOutput) parsed);
         }

@@ -33,6 +33,8 @@ import java.util.List;
  * {@link #requestAbort()} may be called from any thread.
  */
 public final class SessionFollower {
+    /** How often what the journal holds in memory is written out, at the latest. */
+    static final long JOURNAL_FLUSH_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
     private final Duration timeout;
     private final Duration inactivityTimeout;
     private final Budget budget;
@@ -56,6 +58,7 @@ public final class SessionFollower {
     private long usageOffset;
     private WorkTreeChanges changes;
     private long lastActivityNanos = System.nanoTime();
+    private long lastJournalFlushNanos = System.nanoTime();
     private long resultSeenAtNanos;
     private volatile boolean abortRequested;
     private volatile SessionResult result;
@@ -282,6 +285,13 @@ public final class SessionFollower {
         // that works silently (a long build) is guarded by the wall-clock limit, not this one.
         if (pipeline.events() != eventsBefore || tracker.runningToolCalls() > 0) {
             lastActivityNanos = System.nanoTime();
+        }
+        // what was recorded reaches the disk soon (and before a tool runs, see EventPipeline): a follower killed
+        // meanwhile (a runner stopped with SIGKILL) loses at most that much of the journal
+        long now = System.nanoTime();
+        if (now - lastJournalFlushNanos >= JOURNAL_FLUSH_NANOS) {
+            journal.flush();
+            lastJournalFlushNanos = now;
         }
     }
 

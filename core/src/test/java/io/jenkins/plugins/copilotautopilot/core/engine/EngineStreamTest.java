@@ -47,6 +47,17 @@ class EngineStreamTest {
     }
 
     @Test
+    void theJournalKeepsTheWholeTaskAsTheModelGotIt() throws IOException {
+        String task = "Fix the tests. " + "Context line that matters. ".repeat(20_000);
+        CliCommand command = Commands.of(io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions.builder(task)
+                .githubToken("github_pat_testtoken123456").build());
+        AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).build().run(command, ReplayLauncher.ofCapture("cli-happy"));
+        JsonNode started = journal().get(0);
+        assertThat(started.path("type").asText()).isEqualTo("autopilot.run_started");
+        assertThat(started.path("data").path("prompt").asText()).isEqualTo(task);
+    }
+
+    @Test
     void outputWithoutAResultLineFails() {
         SessionResult result = run(ReplayLauncher.ofText(happyWithoutResult(), 0));
         assertThat(result.outcome()).isEqualTo(Outcome.FAILED);

@@ -187,6 +187,42 @@ class RunnerEndToEndTest {
         }
     }
 
+    @Test
+    void aRunnerKilledWithSigkillWhileAToolRunsLeavesTheJournalUpToThatTool() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Path journal = dir.resolve("out/journal.jsonl");
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 318", "never"))) {
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + tmp,
+                    "-cp", System.getProperty("java.class.path"), RunnerMain.class.getName(),
+                    "--offline", "--allow-all-tools", "-C", work.toString(), "-p", "Sleep", "--journal", journal.toString()));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(providerEnv(server));
+            Process runner = builder.start();
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(runner.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    if (line.contains("> bash: sleep 318")) {
+                        new ProcessBuilder("kill", "-KILL", String.valueOf(runner.pid())).start().waitFor();
+                    }
+                }
+            }
+            assertThat(runner.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(runner.exitValue()).isEqualTo(137);
+            // what came before the tool started reached the disk before it ran
+            List<String> records = Files.readAllLines(journal, StandardCharsets.UTF_8);
+            assertThat(records.get(0)).contains("autopilot.run_started").contains("\"prompt\":\"Sleep\"");
+            assertThat(records).anyMatch(r -> r.contains("\"type\":\"tool.execution_start\"") && r.contains("sleep 318"));
+            assertThat(records).noneMatch(r -> r.contains("autopilot.run_finished"));
+        } finally {
+            // a runner killed that way cannot stop the CLI: its watchdog would, at the wall-clock limit
+            for (String p : processesWorkingIn(work)) {
+                new ProcessBuilder("kill", "-KILL", p.substring(0, p.indexOf(' '))).start().waitFor();
+            }
+        }
+    }
+
     /** Processes whose current directory is {@code dir}: the CLI and its tools would be. */
     private static List<String> processesWorkingIn(Path dir) throws Exception {
         List<String> found = new ArrayList<>();
