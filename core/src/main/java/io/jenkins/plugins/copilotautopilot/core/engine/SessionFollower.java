@@ -63,6 +63,8 @@ public final class SessionFollower {
     private volatile boolean abortRequested;
     private volatile SessionResult result;
     private Stopping stopping;
+    private boolean usageWarned;
+    private final List<String> warnings = new java.util.ArrayList<>();
 
     SessionFollower(Duration timeout, Duration inactivityTimeout, Budget budget, SecretMasker masker, EngineTimings timings,
                     long startedAtMillis,
@@ -141,6 +143,7 @@ public final class SessionFollower {
                     : ProcessEnd.exited(poll.exitCode() == null ? -1 : poll.exitCode(), null, true);
             return new Tick(true, finish(end));
         }
+        checkUsageRecords(false);
         String spent = budget.spent(tracker.usage());
         if (spent != null) {
             return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, spent, activity), true);
@@ -163,6 +166,45 @@ public final class SessionFollower {
             }
         }
         return new Tick(gotData, null);
+    }
+
+    /**
+     * A budget counts the usage records the CLI writes into its own session state, which is no interface of the CLI's:
+     * when a budget is set and model calls end without records, the budget cannot stop anything, and the log and the
+     * result say so, once. One record may come late (the CLI writes it with the next call); at the end, none may.
+     */
+    private void checkUsageRecords(boolean atTheEnd) {
+        if (usageWarned || !budget.isSet()) {
+            return;
+        }
+        int calls = tracker.state().turns();
+        int recorded = tracker.usage().calls();
+        if (calls - recorded >= (atTheEnd ? 1 : 2) && recorded == 0) {
+            usageWarned = true;
+            warn("WARNING: " + budget.names() + " is set, but the Copilot CLI wrote no usage record for " + calls
+                    + (calls == 1 ? " model call" : " model calls")
+                    + " where it used to (its session state): the budget cannot stop the session.");
+        }
+    }
+
+    /** The CLI's own count of premium requests (its result line) against the limit, which records may have missed. */
+    private void checkReportedPremiumRequests(ResultInfo info) {
+        if (budget.maxPremiumRequests() == null || info == null || info.premiumRequests() == null) {
+            return;
+        }
+        double reported = info.premiumRequests();
+        if (reported >= budget.maxPremiumRequests() && tracker.usage().premiumRequests() < budget.maxPremiumRequests()) {
+            warn("WARNING: the Copilot CLI counted " + io.jenkins.plugins.copilotautopilot.core.text.Texts.number(reported)
+                    + " premium requests, over the limit of " + io.jenkins.plugins.copilotautopilot.core.text.Texts.number(
+                    budget.maxPremiumRequests()) + "; its usage records had counted fewer, so the budget did not stop it.");
+        }
+    }
+
+    private void warn(String line) {
+        String masked = masker.mask(line);
+        renderer.note(masked);
+        journal.recordOwn(EventJournal.WARNING, EventParser.mapper().createObjectNode().put("text", masked));
+        warnings.add(masked);
     }
 
     /** Whether the CLI was asked to stop and the follower waits for it to end. */
@@ -355,6 +397,8 @@ public final class SessionFollower {
         pipeline.close();
         stderr.close();
 
+        checkUsageRecords(true);
+        checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
         SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd);
@@ -392,7 +436,7 @@ public final class SessionFollower {
                 premium, duration.toMillis(), info == null ? null : info.sessionId(), exitCode, state.model(),
                 added, removed, files, usage.calls() > 0 ? usage.inputTokens() : null,
                 usage.calls() > 0 ? usage.outputTokens() : null, usage.calls() > 0 ? usage.cacheReadTokens() : null, changed,
-                changes == null ? null : masker.mask(changes.patch()));
+                changes == null ? null : masker.mask(changes.patch()), warnings);
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {
@@ -425,6 +469,16 @@ public final class SessionFollower {
     /** The limits on what the model calls may use; nulls for none. */
     public record Budget(Double maxPremiumRequests, Long maxTokens) {
         public static final Budget NONE = new Budget(null, null);
+
+        boolean isSet() {
+            return maxPremiumRequests != null || maxTokens != null;
+        }
+
+        /** The limits set, by their option names. */
+        String names() {
+            return maxTokens != null && maxPremiumRequests != null ? "A token and a premium-request budget"
+                    : maxTokens != null ? "A token budget (maxTokens)" : "A premium-request budget (maxPremiumRequests)";
+        }
 
         /** How much was spent against which limit, once a limit is reached; else null. */
         String spent(UsageTotals usage) {

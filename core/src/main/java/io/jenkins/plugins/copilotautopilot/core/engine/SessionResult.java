@@ -32,15 +32,19 @@ import java.util.Map;
  * @param cacheReadTokens input tokens read from the provider's cache, or null
  * @param changedFiles    the files the agent changed in the git work tree (empty when none, or not a work tree)
  * @param patch           what it changed there as a unified diff (masked, cut after 1 MiB), or null; not in {@link #toMap()}
+ * @param warnings        what the log warned of that the result should carry too (a budget that could not be
+ *                        enforced, say), one line each
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
                             long durationMillis, String sessionId, Integer exitCode, String model,
                             long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
-                            Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch) {
+                            Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                            List<String> warnings) {
 
     public SessionResult {
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
     /** A result without usage records or a git work tree. */
@@ -50,7 +54,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                          long linesAdded, long linesRemoved, int filesModified) {
         this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
                 durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, null, null, null, List.of(),
-                null);
+                null, List.of());
     }
 
     public boolean completed() {
@@ -86,6 +90,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         List<Map<String, Object>> files = new ArrayList<>();
         changedFiles.forEach(f -> files.add(f.toMap()));
         map.put("changedFiles", files);
+        map.put("warnings", new ArrayList<>(warnings));
         return map;
     }
 }

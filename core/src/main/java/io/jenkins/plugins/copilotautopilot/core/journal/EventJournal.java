@@ -28,6 +28,7 @@ import java.time.Instant;
  *   <li>{@code autopilot.stopping}: the session is being stopped (abort, a limit, a budget): calls still running
  *   are cut off</li>
  *   <li>{@code autopilot.changes}: what the agent changed in the git work tree</li>
+ *   <li>{@code autopilot.warning}: a warning the log gave (a budget that could not be enforced)</li>
  *   <li>{@code autopilot.run_finished}: the outcome (last line)</li>
  * </ul>
  */
@@ -41,6 +42,8 @@ public final class EventJournal implements Closeable {
     public static final String USAGE = "autopilot.usage";
     /** The CLI is being stopped, and why: what the tools report from here on was cut off by the stop. */
     public static final String STOPPING = "autopilot.stopping";
+    /** Something the log warned of (a budget that could not be enforced, say). */
+    public static final String WARNING = "autopilot.warning";
     /** What the agent changed in the git work tree: the files and the patch (before the last record). */
     public static final String CHANGES = "autopilot.changes";
     /** A running tool's output so far, repeated in full each time (deprecated by the CLI, still printed). */

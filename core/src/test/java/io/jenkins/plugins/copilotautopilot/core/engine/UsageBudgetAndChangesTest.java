@@ -80,6 +80,41 @@ class UsageBudgetAndChangesTest {
         assertThat(System.nanoTime() - start).isLessThan(java.time.Duration.ofSeconds(60).toNanos());
     }
 
+    /**
+     * A CLI that keeps its session state elsewhere (as a later version might): the real CLI with its home moved below
+     * the one the session gives it, so that no usage record is where the budget looks for them.
+     */
+    @Test
+    void aBudgetThatCannotSeeTheUsageRecordsSaysSoInTheLogAndTheResult(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path moved = io.jenkins.plugins.copilotautopilot.core.testing.ScriptCli.write(dir,
+                "COPILOT_HOME=\"$COPILOT_HOME/moved\" exec '" + io.jenkins.plugins.copilotautopilot.core.testing.TestCli.executable().path()
+                        + "' \"$@\"");
+        E2eRun run = E2eRun.with(request -> request.turn() < 3 ? Reply.text("Thinking.").withUsage(5000, 100)
+                        : Reply.taskComplete("Done.").withUsage(5000, 100))
+                .cli(new io.jenkins.plugins.copilotautopilot.core.command.CliExecutable(moved.toString(), null))
+                .options(o -> o.maxTokens(1_000_000L).maxAutopilotContinues(5))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        String warning = "A token budget (maxTokens) is set, but the Copilot CLI wrote no usage record for";
+        assertThat(run.log.find(warning)).as("the log says so").isNotNull();
+        assertThat(run.log.lines().stream().filter(l -> l.contains(warning)).count()).as("once").isEqualTo(1);
+        assertThat(run.result.warnings()).singleElement().asString().contains(warning).endsWith("the budget cannot stop the session.");
+        assertThat((java.util.List<?>) run.result.toMap().get("warnings")).hasSize(1);
+        assertThat(run.journalText()).contains("\"type\":\"autopilot.warning\"");
+    }
+
+    @Test
+    void withTheRecordsWhereTheCliWritesThemNoWarningIsGiven() throws Exception {
+        E2eRun run = E2eRun.with(request -> request.turn() < 3 ? Reply.text("Thinking.").withUsage(5000, 100)
+                        : Reply.taskComplete("Done.").withUsage(5000, 100))
+                .options(o -> o.maxTokens(1_000_000L).maxAutopilotContinues(5))
+                .run();
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.warnings()).isEmpty();
+        assertThat(run.result.inputTokens()).isGreaterThan(0L);
+    }
+
     @Test
     void thePremiumRequestBudgetCountsTheCallsCost() {
         // own providers cost no premium requests, so the CLI's usage records are played here with a cost
