@@ -45,6 +45,7 @@ public final class AutopilotOptions {
     private final ProviderOptions provider;
     private final Duration timeout;
     private final Duration inactivityTimeout;
+    private final boolean recordChanges;
 
     private AutopilotOptions(Builder b) {
         this.prompt = b.prompt;
@@ -61,6 +62,7 @@ public final class AutopilotOptions {
         this.provider = b.provider;
         this.timeout = b.timeout;
         this.inactivityTimeout = b.inactivityTimeout;
+        this.recordChanges = b.recordChanges;
     }
 
     public static Builder builder(String prompt) {
@@ -72,7 +74,7 @@ public final class AutopilotOptions {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
                 .allowAllTools(allowAllTools).githubToken(githubToken).provider(provider)
-                .timeout(timeout).inactivityTimeout(inactivityTimeout);
+                .timeout(timeout).inactivityTimeout(inactivityTimeout).recordChanges(recordChanges);
         allowTools.forEach(b::allowTool);
         denyTools.forEach(b::denyTool);
         addDirs.forEach(b::addDir);
@@ -270,6 +272,11 @@ public final class AutopilotOptions {
     }
 
     /** Longest time without an event, or null for none. */
+    /** Whether what the agent changed in the git work tree is recorded. */
+    public boolean recordChanges() {
+        return recordChanges;
+    }
+
     public Duration inactivityTimeout() {
         return inactivityTimeout;
     }
@@ -307,7 +314,8 @@ public final class AutopilotOptions {
                 + ", maxTokens=" + maxTokens + ", allowAllTools=" + allowAllTools
                 + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
                 + ", secretEnvVars=" + secretEnvVars + ", githubToken=" + (githubToken == null ? "none" : "****")
-                + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout + "]";
+                + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout
+                + ", recordChanges=" + recordChanges + "]";
     }
 
     /** Builds {@link AutopilotOptions}; every setter accepts null for "not set". */
@@ -326,6 +334,7 @@ public final class AutopilotOptions {
         private ProviderOptions provider;
         private Duration timeout = DEFAULT_TIMEOUT;
         private Duration inactivityTimeout = DEFAULT_INACTIVITY_TIMEOUT;
+        private boolean recordChanges = true;
 
         private Builder(String prompt) {
             this.prompt = prompt;
@@ -397,6 +406,12 @@ public final class AutopilotOptions {
         /** Longest time without an event; null for none. Defaults to {@link #DEFAULT_INACTIVITY_TIMEOUT}. */
         public Builder inactivityTimeout(Duration value) {
             this.inactivityTimeout = value;
+            return this;
+        }
+
+        /** Whether to record what the agent changed in the git work tree (snapshots before and after); on by default. */
+        public Builder recordChanges(boolean value) {
+            this.recordChanges = value;
             return this;
         }
 

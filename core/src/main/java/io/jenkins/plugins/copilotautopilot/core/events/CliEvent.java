@@ -20,6 +20,8 @@ public final class CliEvent implements StreamLine {
      * run (one looked up inside a container), {@code data.path} and {@code data.version} (empty when unknown).
      */
     public static final String CLI_FOUND = "autopilot.cli";
+    /** Not the CLI's own: untracked files the launch script left out of a snapshot of the work tree (too many, too large). */
+    public static final String CHANGES_LEFT_OUT = "autopilot.changes_left_out";
     private final String type;
     private final String raw;
     private final boolean ephemeral;

@@ -18,7 +18,10 @@ public final class ControlFolder {
     public static final String WORKING_DIRECTORY = "workdir";
     /** One file per environment variable (name = file name); read and removed by the launch script. */
     public static final String ENVIRONMENT = "env";
-    /** {@code name=value} lines for the launch script: {@code watchdog} (seconds; 0 for none), {@code describe} (1: say which CLI runs). */
+    /**
+     * {@code name=value} lines for the launch script: {@code watchdog} (seconds; 0 for none), {@code describe} (1: say
+     * which CLI runs), {@code changes} (0: do not record what the agent changed).
+     */
     public static final String LAUNCH_SETTINGS = "launch";
     /** The CLI's standard output, one JSON event per line, where the runner puts it (durable-task has its own log file). */
     public static final String OUTPUT = "output.jsonl";
@@ -41,6 +44,12 @@ public final class ControlFolder {
      * (one looked up inside a container): {@code data.path} and {@code data.version} (empty when unknown).
      */
     public static final String CLI_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.CLI_FOUND;
+    /**
+     * The event the launch script prints when it left untracked files out of a snapshot of the work tree (too many,
+     * or too large): {@code data.snapshot} ({@code before} or {@code after}), {@code data.files}, {@code data.kilobytes}
+     * (0 when not measured), {@code data.maxFiles}, {@code data.maxKilobytes}.
+     */
+    public static final String CHANGES_LEFT_OUT_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.CHANGES_LEFT_OUT;
     /** What the agent changed, when the working directory is in a git work tree: {@code git diff-tree -z --name-status}. */
     public static final String CHANGES_STATUS = "changes.status";
     /** ... {@code --numstat}. */

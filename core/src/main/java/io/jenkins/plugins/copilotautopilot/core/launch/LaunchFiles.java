@@ -40,7 +40,8 @@ public final class LaunchFiles {
         files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
         files.put(ControlFolder.WORKING_DIRECTORY, utf8(command.workingDirectory() + "\n"));
         command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
-        files.put(ControlFolder.LAUNCH_SETTINGS, utf8("watchdog=" + watchdogSeconds + "\n" + "describe=" + (describeCli ? "1" : "") + "\n"));
+        files.put(ControlFolder.LAUNCH_SETTINGS, utf8("watchdog=" + watchdogSeconds + "\n" + "describe=" + (describeCli ? "1" : "")
+                + "\nchanges=" + (command.options().recordChanges() ? "1" : "0") + "\n"));
         files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.launchFolder())));
         return files;
     }

@@ -25,6 +25,10 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 public final class LaunchScript {
     /** How long past the wall-clock limit the watchdog waits for the follower to stop the CLI. */
     public static final int WATCHDOG_GRACE_SECONDS = 30;
+    /** Untracked files (not ignored) recorded in a snapshot at most; with more, untracked files are left out. */
+    public static final int MAX_UNTRACKED_FILES = 10_000;
+    /** Their total size at most, in kilobytes; beyond, untracked files are left out. */
+    public static final int MAX_UNTRACKED_KILOBYTES = 100 * 1024;
     /** How long processes get between SIGTERM and SIGKILL when the watchdog stops them. */
     static final int KILL_GRACE_SECONDS = 3;
 
@@ -65,9 +69,10 @@ public final class LaunchScript {
                 "export COPILOT_HOME",
                 "limit=0",
                 "describe=",
+                "changes=1",
                 "if [ -f \"$in/" + ControlFolder.LAUNCH_SETTINGS + "\" ]; then",
                 "  while IFS='=' read -r k v || [ -n \"$k\" ]; do",
-                "    case $k in watchdog) limit=$v ;; describe) describe=$v ;; esac",
+                "    case $k in watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; esac",
                 "  done < \"$in/" + ControlFolder.LAUNCH_SETTINGS + "\"",
                 "fi",
                 "case $limit in '' | *[!0-9]*) limit=0 ;; esac",
@@ -125,6 +130,7 @@ public final class LaunchScript {
                 "fi",
                 "snapshot after",
                 CHANGES,
+                "rm -f \"$c/git-before.index\" \"$c/git-after.index\"",
                 "printf '%s\\n' \"$code\" > \"$c/" + ControlFolder.EXIT_CODE + ".tmp\" && mv \"$c/" + ControlFolder.EXIT_CODE
                         + ".tmp\" \"$c/" + ControlFolder.EXIT_CODE + "\"",
                 "exit \"$code\"",
@@ -169,20 +175,43 @@ public final class LaunchScript {
 
     /**
      * {@code snapshot before|after}: when the working directory is in a git work tree, the tree's state (tracked
-     * and untracked files, .gitignore respected) as a git tree object, written with a temporary index seeded from
-     * the real one, so the work tree, its index, branches and refs are never touched. Without the run's marker
-     * variable, so that stopping the run's processes leaves it alone.
+     * and untracked files, .gitignore respected) as a git tree object, written with a temporary index, so the work
+     * tree, its index, branches and refs are never touched. The first starts from the real index; the second from the
+     * first's, so that both know the same files. New untracked files are added only while there are at most
+     * {@link #MAX_UNTRACKED_FILES} of them, of at most {@link #MAX_UNTRACKED_KILOBYTES} in all; else they are left out
+     * and an {@link ControlFolder#CHANGES_LEFT_OUT_EVENT} event says so (a work tree full of untracked build output is
+     * not hashed into the repository). Without the run's marker variable, so that stopping the run's processes leaves
+     * it alone.
      */
     private static final String SNAPSHOT = String.join("\n",
             "snapshot() (",
             "  unset " + CliCommand.RUN_MARKER_VARIABLE,
+            "  [ \"$changes\" != 0 ] || exit 0",
             "  command -v git >/dev/null 2>&1 || exit 0",
             "  top=$(git rev-parse --show-toplevel 2>/dev/null) || exit 0",
             "  index=$(git rev-parse --git-path index 2>/dev/null) || exit 0",
             "  i=\"$c/git-$1.index\"",
+            "  if [ \"$1\" = after ]; then index=\"$c/git-before.index\"; fi",
             "  if [ -f \"$index\" ]; then cp \"$index\" \"$i\"; fi",
-            "  GIT_INDEX_FILE=\"$i\" git add -A -- \"$top\" >/dev/null 2>&1 && GIT_INDEX_FILE=\"$i\" git write-tree > \"$c/git-$1.tree\"",
-            "  rm -f \"$i\"",
+            "  GIT_INDEX_FILE=$i",
+            "  export GIT_INDEX_FILE",
+            "  git add -u -- \"$top\" >/dev/null 2>&1 || exit 0",
+            "  n=$(git ls-files -o --exclude-standard -z -- \"$top\" 2>/dev/null | tr -cd '\\000' | wc -c | tr -d ' ')",
+            "  if [ \"${n:-0}\" -gt 0 ]; then",
+            "    k=0",
+            "    if [ \"$n\" -le " + MAX_UNTRACKED_FILES + " ]; then",
+            "      k=$(git ls-files -o --exclude-standard -z -- \"$top\" 2>/dev/null | xargs -0 du -k -- 2>/dev/null"
+                    + " | awk '{ s += $1 } END { print s + 0 }')",
+            "    fi",
+            "    if [ \"$n\" -le " + MAX_UNTRACKED_FILES + " ] && [ \"${k:-0}\" -le " + MAX_UNTRACKED_KILOBYTES + " ]; then",
+            "      git add -A -- \"$top\" >/dev/null 2>&1 || exit 0",
+            "    else",
+            "      printf '{\"type\":\"" + ControlFolder.CHANGES_LEFT_OUT_EVENT + "\",\"data\":{\"snapshot\":\"%s\",\"files\":%s,"
+                    + "\"kilobytes\":%s,\"maxFiles\":" + MAX_UNTRACKED_FILES + ",\"maxKilobytes\":" + MAX_UNTRACKED_KILOBYTES
+                    + "}}\\n' \"$1\" \"$n\" \"${k:-0}\"",
+            "    fi",
+            "  fi",
+            "  git write-tree > \"$c/git-$1.tree\"",
             ")");
 
     /** What changed between the two snapshots: names with their status, line counts, and the patch (cut). */

@@ -25,6 +25,7 @@ final class OptionValues {
         add(Kind.FLAG, "--version");
         add(Kind.FLAG, "--allow-all-tools");
         add(Kind.FLAG, "--offline");
+        add(Kind.FLAG, "--record-changes");
         add(Kind.VALUE, "--prompt", "-p");
         add(Kind.VALUE, "--prompt-file");
         add(Kind.VALUE, "--dir", "-C");

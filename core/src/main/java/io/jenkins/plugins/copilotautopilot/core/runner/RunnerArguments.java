@@ -47,6 +47,7 @@ public final class RunnerArguments {
             "Output:",
             "      --journal FILE             record every event (secrets masked) as JSON lines in FILE",
             "      --changes FILE             write what the agent changed in the git work tree as a patch to FILE",
+            "      --record-changes=false     do not record what the agent changed (no snapshots of the work tree)",
             "      --timeline FILE            draw the session as an SVG timeline into FILE",
             "Own model provider (BYOK):",
             "      --provider-base-url URL    OpenAI-compatible, Azure or Anthropic endpoint ($COPILOT_PROVIDER_BASE_URL)",
@@ -141,6 +142,7 @@ public final class RunnerArguments {
                 .maxPremiumRequests(maxPremium == null ? null : decimal("--max-premium-requests", maxPremium))
                 .maxTokens(maxTokens == null ? null : whole("--max-tokens", maxTokens))
                 .allowAllTools(given.flag("--allow-all-tools", false))
+                .recordChanges(given.flag("--record-changes", true))
                 .githubToken(EnvironmentTokens.githubToken(env))
                 .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))
                 .inactivityTimeout(inactivity == null ? AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT
@@ -165,6 +167,9 @@ public final class RunnerArguments {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
         AutopilotOptions built = options.build();
+        if (!built.recordChanges() && given.last("--changes", null) != null) {
+            throw new UsageException("--changes needs what the agent changed to be recorded: leave out --record-changes=false");
+        }
         List<String> problems = built.validate(RunnerArguments::optionName);
         if (!problems.isEmpty()) {
             throw new UsageException(String.join(" ", problems));

@@ -7,6 +7,13 @@ import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
  * session report both listen here. Callbacks arrive in stream order on one thread.
  */
 public interface SessionListener {
+    /**
+     * The launch script left untracked files out of a snapshot of the work tree: {@code files} of them, of
+     * {@code kilobytes} (0 when not measured), over the limits of {@code maxFiles} and {@code maxKilobytes}.
+     */
+    default void onChangesLeftOut(long files, long kilobytes, long maxFiles, long maxKilobytes) {
+    }
+
     /** The launch script found the CLI it runs ({@code version} empty when unknown); said only when asked for. */
     default void onCliFound(String path, String version) {
     }

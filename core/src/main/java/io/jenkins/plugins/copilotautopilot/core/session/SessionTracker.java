@@ -128,6 +128,11 @@ public final class SessionTracker {
             case "session.tools_updated", "model.call_start" -> rememberModel(event.dataText("model"));
             case "result" -> result(event.root());
             case CliEvent.CLI_FOUND -> listeners.forEach(l -> l.onCliFound(event.dataText("path"), event.dataText("version")));
+            case CliEvent.CHANGES_LEFT_OUT -> {
+                JsonNode data = event.data();
+                listeners.forEach(l -> l.onChangesLeftOut(data.path("files").asLong(), data.path("kilobytes").asLong(),
+                        data.path("maxFiles").asLong(), data.path("maxKilobytes").asLong()));
+            }
             default -> {
                 // other and future event types: recorded in the journal, nothing to follow here
             }

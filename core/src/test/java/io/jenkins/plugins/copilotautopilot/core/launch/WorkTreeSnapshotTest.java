@@ -53,8 +53,12 @@ class WorkTreeSnapshotTest {
     }
 
     private SessionPoll runAgent(Path repo, String agent) throws Exception {
+        return runAgent(repo, agent, true);
+    }
+
+    private SessionPoll runAgent(Path repo, String agent, boolean recordChanges) throws Exception {
         Path cli = ScriptCli.write(dir.resolve("bin"), agent + "\necho '{\"type\":\"result\",\"exitCode\":0}'");
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("change things").build(),
+        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("change things").recordChanges(recordChanges).build(),
                 new CliExecutable(cli.toString(), null), repo.toString(), dir.resolve("control").toString(), Map.of());
         CliSession session = new LocalCliLauncher().launch(command);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -121,5 +125,66 @@ class WorkTreeSnapshotTest {
         assertThat(changes.patchCut()).isTrue();
         assertThat(changes.patch().length()).isLessThanOrEqualTo(WorkTreeChanges.MAX_PATCH_BYTES);
         assertThat(changes.files()).containsExactly(new ChangedFile("big.txt", "added", 40000L, 0L));
+    }
+
+    @Test
+    void tooManyUntrackedFilesAreLeftOutAndSaidSoWhileTrackedChangesAreStillRecorded() throws Exception {
+        Path repo = repository();
+        Path many = Files.createDirectories(repo.resolve("generated"));
+        for (int i = 0; i <= LaunchScript.MAX_UNTRACKED_FILES; i++) {
+            Files.writeString(many.resolve("f" + i + ".txt"), "x" + i + "\n");
+        }
+        long objectsBefore = objects(repo);
+
+        SessionPoll end = runAgent(repo, "printf 'one\\n2\\nthree\\n' > README.md\nrm generated/f0.txt\necho new > new.txt");
+
+        String output = new String(end.output(), StandardCharsets.UTF_8);
+        assertThat(output).contains("\"type\":\"" + ControlFolder.CHANGES_LEFT_OUT_EVENT + "\"")
+                .contains("\"snapshot\":\"before\",\"files\":" + (LaunchScript.MAX_UNTRACKED_FILES + 1) + ",");
+        WorkTreeChanges changes = changes();
+        assertThat(changes.files()).containsExactly(new ChangedFile("README.md", "modified", 1L, 1L));
+        assertThat(objects(repo) - objectsBefore).as("no untracked file was hashed into the repository").isLessThan(20);
+    }
+
+    @Test
+    void largeUntrackedFilesAreLeftOutWithTheirSize() throws Exception {
+        Path repo = repository();
+        byte[] mb = new byte[1024 * 1024];
+        new java.util.Random(1).nextBytes(mb);
+        try (var out = Files.newOutputStream(repo.resolve("dump.bin"))) {
+            for (int i = 0; i <= LaunchScript.MAX_UNTRACKED_KILOBYTES / 1024; i++) {
+                out.write(mb);
+            }
+        }
+
+        SessionPoll end = runAgent(repo, "echo new > new.txt");
+
+        assertThat(new String(end.output(), StandardCharsets.UTF_8))
+                .containsPattern("\"snapshot\":\"before\",\"files\":1,\"kilobytes\":10[0-9]{4},");
+        assertThat(changes().files()).isEmpty(); // new.txt is a new untracked file too: left out with the rest
+    }
+
+    @Test
+    void anUntrackedFileThereBeforeThatTheAgentDeletesIsRecordedAsDeleted() throws Exception {
+        Path repo = repository();
+        Files.writeString(repo.resolve("notes.txt"), "untracked before the agent\n");
+        runAgent(repo, "rm notes.txt");
+        assertThat(changes().files()).containsExactly(new ChangedFile("notes.txt", "deleted", 0L, 1L));
+    }
+
+    @Test
+    void withRecordChangesOffNothingIsSnapshotted() throws Exception {
+        Path repo = repository();
+        long objectsBefore = objects(repo);
+        runAgent(repo, "echo new > new.txt", false);
+        assertThat(changes()).isNull();
+        assertThat(objects(repo)).isEqualTo(objectsBefore);
+    }
+
+    /** Loose objects in the repository. */
+    private static long objects(Path repo) throws Exception {
+        try (var files = Files.walk(repo.resolve(".git/objects"))) {
+            return files.filter(Files::isRegularFile).count();
+        }
     }
 }

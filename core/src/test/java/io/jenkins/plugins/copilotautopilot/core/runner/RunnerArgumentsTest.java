@@ -85,6 +85,14 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void changesAreRecordedUnlessTurnedOffAndThePatchNeedsThem() throws Exception {
+        assertThat(options("-p", "x").recordChanges()).isTrue();
+        assertThat(options("-p", "x", "--record-changes=false").recordChanges()).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--record-changes=false", "--changes", "c.patch"))
+                .hasMessage("--changes needs what the agent changed to be recorded: leave out --record-changes=false");
+    }
+
+    @Test
     void booleanOptionsHonourAnExplicitValue() throws Exception {
         assertThat(options("-p", "x", "--allow-all-tools").allowAllTools()).isTrue();
         assertThat(options("-p", "x", "--allow-all-tools=true").allowAllTools()).isTrue();
