@@ -8,7 +8,7 @@ import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptCli;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
 import java.io.File;
-import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,20 +59,34 @@ class ConcurrencyTest {
         for (int i = 0; i < 10; i++) { // warm up
             ScriptCli.run(cli, dir);
         }
-        settle();
-        int threads = engineThreads();
+        waitUntil(() -> engineThreads() == 0);
         long fds = openFileDescriptors();
-        long heap = usedHeapAfterGc();
 
+        List<WeakReference<AutopilotEngine>> engines = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            ScriptCli.Run run = ScriptCli.run(cli, dir);
+            ScriptCli.Run run = ScriptCli.run(cli, dir, o -> { }, e -> engines.add(new WeakReference<>(e)));
             assertThat(run.result().outcome()).as("session %d", i).isEqualTo(Outcome.COMPLETED);
         }
-        settle();
 
-        assertThat(engineThreads()).isEqualTo(threads).isZero();
-        assertThat(openFileDescriptors()).isLessThanOrEqualTo(fds + 4);
-        assertThat(usedHeapAfterGc() - heap).isLessThan(16L * 1024 * 1024);
+        // every session's threads, files and objects go with it (waited for, not slept on)
+        assertThat(waitUntil(() -> engineThreads() == 0)).as("no stream pump left").isTrue();
+        assertThat(waitUntil(() -> openFileDescriptors() <= fds + 4)).as("open files: %d, before: %d", openFileDescriptors(), fds).isTrue();
+        assertThat(waitUntil(() -> {
+            System.gc();
+            return engines.stream().allMatch(r -> r.get() == null);
+        })).as("no engine stays reachable after its session").isTrue();
+    }
+
+    /** Looks until {@code condition} holds, for at most ten seconds; whether it did. */
+    private static boolean waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
     }
 
     /** Threads the engine starts per session (stream pumps); they must all end with their session. */
@@ -85,17 +99,5 @@ class ConcurrencyTest {
     private static long openFileDescriptors() {
         String[] fds = new File("/proc/self/fd").list();
         return fds == null ? 0 : fds.length;
-    }
-
-    private static long usedHeapAfterGc() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(100);
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    private static void settle() throws InterruptedException {
-        Thread.sleep(500);
     }
 }
