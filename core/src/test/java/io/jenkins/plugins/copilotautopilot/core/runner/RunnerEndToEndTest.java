@@ -167,7 +167,10 @@ class RunnerEndToEndTest {
                 while ((line = reader.readLine()) != null) {
                     lines.add(line);
                     if (line.contains("> bash: sleep 317")) {
-                        Thread.sleep(1000); // let the shell start sleeping
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        while (processesWorkingIn(work).stream().noneMatch(p -> p.contains("sleep 317")) && System.nanoTime() < deadline) {
+                            Thread.sleep(20); // until the tool's shell runs its command
+                        }
                         new ProcessBuilder("kill", "-" + signal, String.valueOf(runner.pid())).start().waitFor();
                     }
                 }
