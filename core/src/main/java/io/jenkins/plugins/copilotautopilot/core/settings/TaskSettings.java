@@ -48,6 +48,7 @@ public final class TaskSettings {
     private final String providerWireApi;
     private final String providerCredentialsId;
     private final Boolean offline;
+    private final Boolean recordChanges;
     private final Set<String> fromDefaults;
 
     private TaskSettings(Builder b, Set<String> fromDefaults) {
@@ -73,6 +74,7 @@ public final class TaskSettings {
         providerWireApi = blankToNull(b.providerWireApi);
         providerCredentialsId = blankToNull(b.providerCredentialsId);
         offline = b.offline;
+        recordChanges = b.recordChanges;
         this.fromDefaults = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(fromDefaults));
     }
 
@@ -89,6 +91,7 @@ public final class TaskSettings {
         b.addDirs = addDirs;
         b.secretEnvVars = secretEnvVars;
         b.copilotPath = copilotPath;
+        b.recordChanges = recordChanges;
         b.model = pick("model", model, defaults.model, taken);
         b.credentialsId = pick("credentialsId", credentialsId, defaults.credentialsId, taken);
         b.maxAutopilotContinues = pick("maxAutopilotContinues", maxAutopilotContinues, defaults.maxAutopilotContinues, taken);
@@ -138,6 +141,7 @@ public final class TaskSettings {
                 .maxPremiumRequests(maxPremiumRequests)
                 .maxTokens(maxTokens)
                 .allowAllTools(Boolean.TRUE.equals(allowAllTools))
+                .recordChanges(!Boolean.FALSE.equals(recordChanges))
                 .githubToken(githubToken)
                 .timeout(minutes("timeout", timeoutMinutes, AutopilotOptions.DEFAULT_TIMEOUT, problems))
                 .inactivityTimeout(minutes("inactivityTimeout", inactivityTimeoutMinutes,
@@ -329,6 +333,11 @@ public final class TaskSettings {
         return providerCredentialsId;
     }
 
+    /** Whether to record what the agent changed; null for the default (yes). */
+    public Boolean recordChanges() {
+        return recordChanges;
+    }
+
     public Boolean offline() {
         return offline;
     }
@@ -357,6 +366,7 @@ public final class TaskSettings {
         private String providerWireApi;
         private String providerCredentialsId;
         private Boolean offline;
+        private Boolean recordChanges;
 
         private Builder() {
         }
@@ -463,6 +473,11 @@ public final class TaskSettings {
 
         public Builder providerCredentialsId(String value) {
             providerCredentialsId = value;
+            return this;
+        }
+
+        public Builder recordChanges(Boolean value) {
+            this.recordChanges = value;
             return this;
         }
 
