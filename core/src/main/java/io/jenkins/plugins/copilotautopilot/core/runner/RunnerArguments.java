@@ -27,6 +27,8 @@ public final class RunnerArguments {
             "130 ABORTED by Ctrl-C, 143 ABORTED by SIGTERM (64: bad arguments).",
             "",
             "Task:",
+            "      --demo                     try it with no account: a scripted model on 127.0.0.1 plays the agent, which",
+            "                                 lists a new folder and writes NOTES.md there; the Copilot CLI is real",
             "  -p, --prompt TEXT              the task for the agent",
             "      --prompt-file FILE         read the task from FILE ('-' for standard input)",
             "  -C, --dir DIR                  working directory of the agent (default: current directory)",

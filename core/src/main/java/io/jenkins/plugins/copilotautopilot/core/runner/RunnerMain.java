@@ -88,6 +88,30 @@ public final class RunnerMain {
     }
 
     int run(String[] args) {
+        if (Demo.asked(args)) {
+            return demo(args);
+        }
+        return runArguments(args);
+    }
+
+    /** {@code --demo}: the same run with the demo model, task and folder; says where the result is. */
+    private int demo(String[] args) {
+        try (io.jenkins.plugins.copilotautopilot.core.demo.DemoModel model = io.jenkins.plugins.copilotautopilot.core.demo.DemoModel.start()) {
+            Path folder = Demo.folder();
+            out.println(NAME + ": demo: a scripted model on " + model.baseUrl() + " plays the agent; the Copilot CLI, its tools"
+                    + " and everything shown are real. The agent works in " + folder);
+            int code = runArguments(Demo.arguments(args, model, folder));
+            if (Files.exists(folder.resolve("NOTES.md"))) {
+                out.println(NAME + ": demo: the agent wrote " + folder.resolve("NOTES.md"));
+            }
+            return code;
+        } catch (IOException e) {
+            err.println(NAME + ": demo: cannot start the demo model: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int runArguments(String[] args) {
         RunnerArguments.Parsed parsed;
         try {
             parsed = RunnerArguments.parse(args, env, stdin);

@@ -32,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"text", "events", "mask", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "launch", "process", "report", "settings", "engine", "runner"}) {
+            "render", "changes", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -52,7 +52,8 @@ class ArchitectureTest {
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("changes", "command", "events", "journal", "mask", "outcome", "process", "render",
                         "session", "text")
-                .whereLayer("runner").mayOnlyAccessLayers("command", "engine", "events", "outcome", "process", "render", "report")
+                .whereLayer("runner").mayOnlyAccessLayers("command", "demo", "engine", "events", "outcome", "process", "render", "report")
+                .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);
     }

@@ -50,6 +50,25 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void theDemoRunsARealSessionWithNoAccount() throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", System.getenv("PATH"));
+        env.put("COPILOT_CLI", TestCli.executable().path());
+        Path journal = dir.resolve("demo.jsonl");
+
+        assertThat(run(env, "--demo", "--journal", journal.toString())).isZero();
+
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertThat(log).contains("[copilot] COMPLETED: The agent called task_complete after 3 turns.")
+                .contains("> bash: ls -A").contains("< bash ok").contains("< create ok");
+        java.util.regex.Matcher wrote = java.util.regex.Pattern.compile("demo: the agent wrote (\\S+NOTES\\.md)").matcher(log);
+        assertThat(wrote.find()).as(log).isTrue();
+        Path notes = Path.of(wrote.group(1));
+        assertThat(notes).content().contains("- README.md").contains("- src");
+        assertThat(Files.readString(journal)).contains("\"model\":\"demo-model\"");
+    }
+
+    @Test
     void completedTaskExitsZeroWithLogAndJournal() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
             Path journal = dir.resolve("out/journal.jsonl");
