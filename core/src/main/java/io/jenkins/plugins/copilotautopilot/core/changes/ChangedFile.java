@@ -11,7 +11,7 @@ import java.util.Map;
  * @param added   lines added, or null for a binary file
  * @param removed lines removed, or null for a binary file
  */
-public record ChangedFile(String path, String status, Long added, Long removed) {
+public record ChangedFile(String path, String status, Long added, Long removed) implements java.io.Serializable {
     /** Plain JDK values, e.g. for a Jenkins Pipeline step's returned map. */
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();

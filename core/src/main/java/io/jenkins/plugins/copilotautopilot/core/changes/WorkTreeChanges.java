@@ -16,7 +16,7 @@ import java.util.Map;
  * @param patch          the unified diff, possibly cut
  * @param patchCut       whether the patch was longer than {@link #MAX_PATCH_BYTES}
  */
-public record WorkTreeChanges(List<ChangedFile> files, int filesLeftOut, String patch, boolean patchCut) {
+public record WorkTreeChanges(List<ChangedFile> files, int filesLeftOut, String patch, boolean patchCut) implements java.io.Serializable {
     /** The most of the patch kept (the launch script writes one byte more, to tell a cut). */
     public static final int MAX_PATCH_BYTES = 1024 * 1024;
     public static final int MAX_FILES = 500;

@@ -25,7 +25,7 @@ import java.util.List;
  */
 public record SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                             String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
-                            int omittedTurns, Totals totals, WorkTreeChanges changes) {
+                            int omittedTurns, Totals totals, WorkTreeChanges changes) implements java.io.Serializable {
     /** A report without recorded changes. */
     public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                          String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
@@ -53,6 +53,6 @@ public record SessionReport(String prompt, String model, String cliVersion, Inst
      */
     public record Totals(int turns, int toolCalls, int failedToolCalls, int deniedToolCalls, int nudges,
                          Double premiumRequests, Long inputTokens, Long outputTokens, long linesAdded, long linesRemoved,
-                         int filesModified, long events) {
+                         int filesModified, long events) implements java.io.Serializable {
     }
 }

@@ -15,5 +15,5 @@ import java.time.Instant;
  * @param output         the beginning of its output (bounded), else null
  */
 public record ToolCallReport(String name, String arguments, ToolStatus status, Instant startedAt, long durationMillis,
-                             String error, String output) {
+                             String error, String output) implements java.io.Serializable {
 }

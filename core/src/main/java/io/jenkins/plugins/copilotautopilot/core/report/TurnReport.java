@@ -19,7 +19,7 @@ import java.util.List;
  */
 public record TurnReport(int number, boolean afterNudge, Instant startedAt, long durationMillis, List<String> messages,
                          List<ToolCallReport> toolCalls, int omittedToolCalls, List<String> errors, long inputTokens,
-                         long outputTokens) {
+                         long outputTokens) implements java.io.Serializable {
     /** A turn without usage records. */
     public TurnReport(int number, boolean afterNudge, Instant startedAt, long durationMillis, List<String> messages,
                       List<ToolCallReport> toolCalls, int omittedToolCalls, List<String> errors) {
