@@ -46,6 +46,7 @@ public final class AutopilotEngine {
     private final int maxLineBytes;
     private final EngineTimings timings;
     private final long journalLimitChars;
+    private final boolean agentTextInLog;
     private volatile boolean abortRequested;
     private volatile SessionFollower running;
 
@@ -57,6 +58,7 @@ public final class AutopilotEngine {
         this.maxLineBytes = b.maxLineBytes;
         this.timings = b.timings;
         this.journalLimitChars = b.journalLimitChars;
+        this.agentTextInLog = b.agentTextInLog;
     }
 
     public static Builder builder(LogSink log) {
@@ -150,7 +152,7 @@ public final class AutopilotEngine {
                                         Collection<String> secrets, long startedAtMillis, boolean muted, long journalBytes) {
         SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
-        LogRenderer renderer = new LogRenderer(sink, masker);
+        LogRenderer renderer = new LogRenderer(sink, masker, agentTextInLog);
         SessionTracker tracker = new SessionTracker();
         tracker.addListener(renderer);
         listeners.forEach(tracker::addListener);
@@ -275,6 +277,7 @@ public final class AutopilotEngine {
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private EngineTimings timings = EngineTimings.DEFAULT;
         private long journalLimitChars = DEFAULT_JOURNAL_LIMIT_CHARS;
+        private boolean agentTextInLog = true;
 
         private Builder(LogSink log) {
             this.log = log;
@@ -306,6 +309,12 @@ public final class AutopilotEngine {
         /** The most of the CLI's output the journal records, in characters; the rest is left out (the log says so). */
         public Builder journalLimit(long chars) {
             this.journalLimitChars = chars;
+            return this;
+        }
+
+        /** False: what the agent writes stays out of the live log (it is in the journal), see {@link LogRenderer}. */
+        public Builder agentTextInLog(boolean value) {
+            this.agentTextInLog = value;
             return this;
         }
 

@@ -47,12 +47,22 @@ public final class LogRenderer implements SessionListener {
 
     private final LogSink sink;
     private final SecretMasker masker;
+    private final boolean agentText;
 
     private int currentTurn;
 
     public LogRenderer(LogSink sink, SecretMasker masker) {
+        this(sink, masker, true);
+    }
+
+    /**
+     * @param agentText false: what the agent wrote (its messages, its tools' arguments and outputs, its summary) stays
+     *                  out of the log, which then shows the session's course only (turns, tools, results, numbers)
+     */
+    public LogRenderer(LogSink sink, SecretMasker masker, boolean agentText) {
         this.sink = sink;
         this.masker = masker;
+        this.agentText = agentText;
     }
 
     /** The lines before the CLI starts: what runs, where, with which policy. */
@@ -72,6 +82,9 @@ public final class LogRenderer implements SessionListener {
         line("Tools: " + toolPolicy(options));
         if (options.allowAllTools()) {
             line("WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
+        }
+        if (!agentText) {
+            line("What the agent writes (messages, commands, outputs, summary) is not shown here: see the session page.");
         }
     }
 
@@ -111,7 +124,9 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onAssistantMessage(Turn turn, String content) {
-        block(INDENT, Texts.truncate(content.strip(), MAX_MESSAGE));
+        if (agentText) {
+            block(INDENT, Texts.truncate(content.strip(), MAX_MESSAGE));
+        }
     }
 
     @Override
@@ -119,7 +134,7 @@ public final class LogRenderer implements SessionListener {
         if (isTaskComplete(call)) {
             return;
         }
-        String args = call.argumentSummary().isEmpty() ? "" : ": " + call.argumentSummary();
+        String args = call.argumentSummary().isEmpty() || !agentText ? "" : ": " + call.argumentSummary();
         line(INDENT + "> " + call.name() + args);
     }
 
@@ -129,7 +144,8 @@ public final class LogRenderer implements SessionListener {
             return;
         }
         String took = call.duration() == null ? "" : " (" + Durations.describe(call.duration()) + ")";
-        String error = Texts.truncate(Texts.oneLine(call.error()), MAX_LINE);
+        String error = agentText || call.status() == ToolStatus.DENIED ? Texts.truncate(Texts.oneLine(call.error()), MAX_LINE)
+                : "(the output is on the session page)";
         String result = switch (call.status()) {
             case SUCCEEDED -> "ok" + took;
             case DENIED -> "DENIED" + took + ": " + error;
@@ -138,7 +154,7 @@ public final class LogRenderer implements SessionListener {
             case RUNNING -> "still running";
         };
         // With calls running in parallel, a result line names its call by its arguments.
-        String which = call.overlapping() && !call.argumentSummary().isEmpty()
+        String which = call.overlapping() && !call.argumentSummary().isEmpty() && agentText
                 ? " [" + Texts.truncate(call.argumentSummary(), 60) + "]" : "";
         line(INDENT + "< " + call.name() + which + " " + result);
     }
@@ -151,6 +167,10 @@ public final class LogRenderer implements SessionListener {
     @Override
     public void onTaskComplete(String summary, Boolean success) {
         String state = Boolean.FALSE.equals(success) ? "Task complete (not accepted as successful): " : "Task complete: ";
+        if (!agentText) {
+            line(INDENT + state.substring(0, state.length() - 2));
+            return;
+        }
         block(INDENT + state, Texts.isBlank(summary) ? "(no summary)" : Texts.truncate(summary.strip(), MAX_MESSAGE));
     }
 
@@ -222,7 +242,7 @@ public final class LogRenderer implements SessionListener {
                         WorkTreeChanges changes) {
         line(RULE);
         block("", outcome.outcome() + ": " + outcome.reason());
-        if (!Texts.isBlank(state.taskSummary())) {
+        if (!Texts.isBlank(state.taskSummary()) && agentText) {
             block("Summary: ", Texts.truncate(state.taskSummary().strip(), MAX_MESSAGE));
         }
         ResultInfo result = state.result();

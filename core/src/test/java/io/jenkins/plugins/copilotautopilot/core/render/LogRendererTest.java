@@ -22,6 +22,30 @@ class LogRendererTest {
     private final LogRenderer renderer = new LogRenderer(sink, SecretMasker.of(List.of(SECRET)));
 
     @Test
+    void withoutAgentTextTheLogShowsTheCourseOfTheSessionOnly() {
+        LogRenderer course = new LogRenderer(sink, SecretMasker.none(), false);
+        io.jenkins.plugins.copilotautopilot.core.session.SessionTracker tracker = new io.jenkins.plugins.copilotautopilot.core.session.SessionTracker();
+        tracker.addListener(course);
+        io.jenkins.plugins.copilotautopilot.core.events.EventParser parser = new io.jenkins.plugins.copilotautopilot.core.events.EventParser();
+        course.header(Commands.simple());
+        for (String line : List.of(
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"0\"}}",
+                "{\"type\":\"assistant.message\",\"data\":{\"content\":\"The private plan\"}}",
+                "{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"a\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"cat private.txt\"}}}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"a\",\"success\":false,\"error\":{\"message\":\"private output\"}}}",
+                "{\"type\":\"session.task_complete\",\"data\":{\"summary\":\"The private summary\",\"success\":true}}")) {
+            tracker.accept(parser.parse(line));
+        }
+        course.closing(new SessionOutcome(Outcome.COMPLETED, "The agent called task_complete after 1 turn."), tracker.state(),
+                Duration.ofSeconds(2));
+
+        assertThat(String.join("\n", sink.lines())).doesNotContain("private")
+                .contains("[copilot] What the agent writes (messages, commands, outputs, summary) is not shown here: see the session page.")
+                .contains("[copilot]   > bash\n").contains("[copilot]   < bash FAILED: (the output is on the session page)")
+                .contains("[copilot]   Task complete\n").contains("[copilot] COMPLETED: The agent called task_complete after 1 turn.");
+    }
+
+    @Test
     void multiLineMessagesKeepTheirLinesAndAreMaskedAsAWhole() {
         renderer.onAssistantMessage(null, "First line\nSecond " + SECRET.substring(0, 12) + "\n" + SECRET.substring(12) + " end\n");
         assertThat(sink.lines()).containsExactly("[copilot]   First line", "[copilot]   Second **** end");
