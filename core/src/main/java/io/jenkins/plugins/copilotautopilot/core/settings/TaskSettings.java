@@ -49,6 +49,7 @@ public final class TaskSettings {
     private final String providerCredentialsId;
     private final Boolean offline;
     private final Boolean recordChanges;
+    private final Boolean agentTextInConsole;
     private final Set<String> fromDefaults;
 
     private TaskSettings(Builder b, Set<String> fromDefaults) {
@@ -75,6 +76,7 @@ public final class TaskSettings {
         providerCredentialsId = blankToNull(b.providerCredentialsId);
         offline = b.offline;
         recordChanges = b.recordChanges;
+        agentTextInConsole = b.agentTextInConsole;
         this.fromDefaults = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(fromDefaults));
     }
 
@@ -92,6 +94,7 @@ public final class TaskSettings {
         b.secretEnvVars = secretEnvVars;
         b.copilotPath = copilotPath;
         b.recordChanges = recordChanges;
+        b.agentTextInConsole = pick("agentTextInConsole", agentTextInConsole, defaults.agentTextInConsole, taken);
         b.model = pick("model", model, defaults.model, taken);
         b.credentialsId = pick("credentialsId", credentialsId, defaults.credentialsId, taken);
         b.maxAutopilotContinues = pick("maxAutopilotContinues", maxAutopilotContinues, defaults.maxAutopilotContinues, taken);
@@ -333,6 +336,14 @@ public final class TaskSettings {
         return providerCredentialsId;
     }
 
+    /**
+     * Whether what the agent writes is shown in the build's console, and so to everyone who may read the build; null
+     * for the default (yes). When not, it is shown only to those who may read the workspace.
+     */
+    public boolean agentTextInConsole() {
+        return !Boolean.FALSE.equals(agentTextInConsole);
+    }
+
     /** Whether to record what the agent changed; null for the default (yes). */
     public Boolean recordChanges() {
         return recordChanges;
@@ -367,6 +378,7 @@ public final class TaskSettings {
         private String providerCredentialsId;
         private Boolean offline;
         private Boolean recordChanges;
+        private Boolean agentTextInConsole;
 
         private Builder() {
         }
@@ -473,6 +485,11 @@ public final class TaskSettings {
 
         public Builder providerCredentialsId(String value) {
             providerCredentialsId = value;
+            return this;
+        }
+
+        public Builder agentTextInConsole(Boolean value) {
+            this.agentTextInConsole = value;
             return this;
         }
 

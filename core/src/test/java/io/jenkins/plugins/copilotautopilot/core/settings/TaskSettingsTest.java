@@ -31,6 +31,16 @@ class TaskSettingsTest {
             .build();
 
     @Test
+    void whetherTheConsoleShowsWhatTheAgentWritesIsTheStepsElseTheAdministratorsElseYes() {
+        TaskSettings quiet = TaskSettings.builder().agentTextInConsole(false).build();
+        assertThat(TaskSettings.builder().prompt("x").build().withDefaults(TaskSettings.builder().build()).agentTextInConsole()).isTrue();
+        TaskSettings fromAdmin = TaskSettings.builder().prompt("x").build().withDefaults(quiet);
+        assertThat(fromAdmin.agentTextInConsole()).isFalse();
+        assertThat(fromAdmin.fromDefaults()).contains("agentTextInConsole");
+        assertThat(TaskSettings.builder().prompt("x").agentTextInConsole(true).build().withDefaults(quiet).agentTextInConsole()).isTrue();
+    }
+
+    @Test
     void anEmptyStepTakesEveryDefault() {
         TaskSettings merged = TaskSettings.builder().prompt("Fix it").build().withDefaults(ADMIN);
 
