@@ -36,6 +36,19 @@ public record SessionReport(String prompt, String model, String cliVersion, Inst
 
 
     /**
+     * The same report without what the agent wrote (the task, its messages and summary, its tools' arguments, outputs
+     * and errors): the session's course, for readers who may not see the agent's text.
+     */
+    public SessionReport withoutAgentText() {
+        List<TurnReport> course = turns.stream().map(t -> new TurnReport(t.number(), t.afterNudge(), t.startedAt(),
+                t.durationMillis(), List.of(), t.toolCalls().stream().map(c -> new ToolCallReport(c.name(), "", c.status(),
+                c.startedAt(), c.durationMillis(), null, null)).toList(), t.omittedToolCalls(), List.of(), t.inputTokens(),
+                t.outputTokens())).toList();
+        return new SessionReport(null, model, cliVersion, startedAt, endedAt, outcome, reason, null, durationMillis, course,
+                omittedTurns, totals, changes);
+    }
+
+    /**
      * Totals of a session.
      *
      * @param turns            turns taken

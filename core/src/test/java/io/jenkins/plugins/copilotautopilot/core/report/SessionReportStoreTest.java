@@ -79,4 +79,20 @@ class SessionReportStoreTest {
         assertThat(report.summary()).as("read from the journal instead").isEqualTo(SessionReportReader.read(journal).summary()).isNotNull();
         assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).contains(SessionReport.class.getName());
     }
+
+    @Test
+    void withoutAgentTextTheCourseIsKeptAndTheWordsAreGone() throws Exception {
+        SessionReport full = SessionReportStore.get(journal);
+        SessionReport course = full.withoutAgentText();
+
+        assertThat(course.totals()).isEqualTo(full.totals());
+        assertThat(course.turns()).hasSameSizeAs(full.turns());
+        assertThat(course.summary()).isNull();
+        assertThat(full.turns().get(0).messages()).isNotEmpty();
+        assertThat(course.turns()).allSatisfy(t -> {
+            assertThat(t.messages()).isEmpty();
+            assertThat(t.toolCalls()).allSatisfy(c -> assertThat(c.arguments()).isEmpty());
+        });
+        assertThat(TimelineSvg.render(course)).doesNotContain(full.turns().get(0).messages().get(0));
+    }
 }
