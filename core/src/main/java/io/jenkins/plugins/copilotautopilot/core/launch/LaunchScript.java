@@ -174,8 +174,9 @@ public final class LaunchScript {
             "}");
 
     /**
-     * {@code snapshot before|after}: when the working directory is in a git work tree, the tree's state (tracked
-     * and untracked files, .gitignore respected) as a git tree object, written with a temporary index, so the work
+     * {@code snapshot before|after}: when the working directory is in a git work tree, the state of the working
+     * directory's part of it (tracked and untracked files, .gitignore respected; the rest of the work tree is not the
+     * agent's, e.g. a workspace inside another repository's ignored folder) as a git tree object, written with a temporary index, so the work
      * tree, its index, branches and refs are never touched. The first starts from the real index; the second from the
      * first's, so that both know the same files. New untracked files are added only while there are at most
      * {@link #MAX_UNTRACKED_FILES} of them, of at most {@link #MAX_UNTRACKED_KILOBYTES} in all; else they are left out
@@ -188,23 +189,23 @@ public final class LaunchScript {
             "  unset " + CliCommand.RUN_MARKER_VARIABLE,
             "  [ \"$changes\" != 0 ] || exit 0",
             "  command -v git >/dev/null 2>&1 || exit 0",
-            "  top=$(git rev-parse --show-toplevel 2>/dev/null) || exit 0",
+            "  git rev-parse --show-toplevel >/dev/null 2>&1 || exit 0",
             "  index=$(git rev-parse --git-path index 2>/dev/null) || exit 0",
             "  i=\"$c/git-$1.index\"",
             "  if [ \"$1\" = after ]; then index=\"$c/git-before.index\"; fi",
             "  if [ -f \"$index\" ]; then cp \"$index\" \"$i\"; fi",
             "  GIT_INDEX_FILE=$i",
             "  export GIT_INDEX_FILE",
-            "  git add -u -- \"$top\" >/dev/null 2>&1 || exit 0",
-            "  n=$(git ls-files -o --exclude-standard -z -- \"$top\" 2>/dev/null | tr -cd '\\000' | wc -c | tr -d ' ')",
+            "  git add -u -- . >/dev/null 2>&1 || exit 0",
+            "  n=$(git ls-files -o --exclude-standard -z -- . 2>/dev/null | tr -cd '\\000' | wc -c | tr -d ' ')",
             "  if [ \"${n:-0}\" -gt 0 ]; then",
             "    k=0",
             "    if [ \"$n\" -le " + MAX_UNTRACKED_FILES + " ]; then",
-            "      k=$(git ls-files -o --exclude-standard -z -- \"$top\" 2>/dev/null | xargs -0 du -k -- 2>/dev/null"
+            "      k=$(git ls-files -o --exclude-standard -z -- . 2>/dev/null | xargs -0 du -k -- 2>/dev/null"
                     + " | awk '{ s += $1 } END { print s + 0 }')",
             "    fi",
             "    if [ \"$n\" -le " + MAX_UNTRACKED_FILES + " ] && [ \"${k:-0}\" -le " + MAX_UNTRACKED_KILOBYTES + " ]; then",
-            "      git add -A -- \"$top\" >/dev/null 2>&1 || exit 0",
+            "      git add -A -- . >/dev/null 2>&1 || exit 0",
             "    else",
             "      printf '{\"type\":\"" + ControlFolder.CHANGES_LEFT_OUT_EVENT + "\",\"data\":{\"snapshot\":\"%s\",\"files\":%s,"
                     + "\"kilobytes\":%s,\"maxFiles\":" + MAX_UNTRACKED_FILES + ",\"maxKilobytes\":" + MAX_UNTRACKED_KILOBYTES

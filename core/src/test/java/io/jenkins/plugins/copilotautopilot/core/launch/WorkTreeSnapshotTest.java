@@ -111,6 +111,31 @@ class WorkTreeSnapshotTest {
     }
 
     @Test
+    void onlyTheWorkingDirectorysPartOfTheWorkTreeIsTheAgents() throws Exception {
+        Path repo = repository();
+        Path app = Files.createDirectories(repo.resolve("app"));
+        Files.writeString(app.resolve("a.txt"), "a\n");
+        git(repo, "add", "-A");
+        git(repo, "commit", "-q", "-m", "app");
+
+        runAgent(app, "echo b >> a.txt && echo new > b.txt && echo outside > ../README.md && echo other > ../other.txt");
+
+        assertThat(changes().files()).containsExactlyInAnyOrder(
+                new ChangedFile("app/a.txt", "modified", 1L, 0L), new ChangedFile("app/b.txt", "added", 1L, 0L));
+    }
+
+    @Test
+    void aWorkingDirectoryInAnIgnoredFolderOfAnotherRepositoryRecordsNothing() throws Exception {
+        Path repo = repository();
+        Path workspace = Files.createDirectories(repo.resolve("build/workspace"));
+
+        runAgent(workspace, "echo x > x.txt && echo outside > ../../README.md");
+
+        WorkTreeChanges changes = changes();
+        assertThat(changes == null ? List.of() : changes.files()).isEmpty();
+    }
+
+    @Test
     void aWorkingDirectoryOutsideGitHasNoChangesRecord() throws Exception {
         Path plain = Files.createDirectories(dir.resolve("plain"));
         runAgent(plain, "echo x > x.txt");
