@@ -48,6 +48,8 @@ public final class LogRenderer implements SessionListener {
     private final LogSink sink;
     private final SecretMasker masker;
     private final boolean agentText;
+    /** The CLI the header named: found again by the launch script, it is worth a line only with something new. */
+    private String headerPath;
 
     private int currentTurn;
 
@@ -68,6 +70,7 @@ public final class LogRenderer implements SessionListener {
     /** The lines before the CLI starts: what runs, where, with which policy. */
     public void header(CliCommand command) {
         AutopilotOptions options = command.options();
+        headerPath = command.executable().path();
         String version = command.executable().version() == null ? "" : " " + command.executable().version();
         line("Copilot CLI" + version + " (" + command.executable().path() + ") in " + command.workingDirectory());
         StringBuilder policy = new StringBuilder("Model: ").append(options.model() == null ? "CLI default" : options.model());
@@ -98,6 +101,10 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onCliFound(String path, String version) {
+        boolean noVersion = version == null || version.isEmpty();
+        if (noVersion && path.equals(headerPath)) {
+            return; // nothing the header did not say
+        }
         line("Copilot CLI" + (version == null || version.isEmpty() ? "" : " " + version) + " (" + path + ")");
     }
 

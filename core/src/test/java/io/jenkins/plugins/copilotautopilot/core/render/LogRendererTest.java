@@ -46,6 +46,21 @@ class LogRendererTest {
     }
 
     @Test
+    void theCliFoundByTheLaunchScriptIsALineOnlyWhenItSaysSomethingNew() {
+        io.jenkins.plugins.copilotautopilot.core.command.CliCommand command = Commands.simple();
+        renderer.header(command);
+        int header = sink.lines().size();
+        String path = command.executable().path();
+
+        renderer.onCliFound(path, null);
+        assertThat(sink.lines()).hasSize(header);
+        renderer.onCliFound(path, "1.0.102");
+        renderer.onCliFound("/opt/other/copilot", "");
+        assertThat(sink.lines().subList(header, sink.lines().size()))
+                .containsExactly("[copilot] Copilot CLI 1.0.102 (" + path + ")", "[copilot] Copilot CLI (/opt/other/copilot)");
+    }
+
+    @Test
     void multiLineMessagesKeepTheirLinesAndAreMaskedAsAWhole() {
         renderer.onAssistantMessage(null, "First line\nSecond " + SECRET.substring(0, 12) + "\n" + SECRET.substring(12) + " end\n");
         assertThat(sink.lines()).containsExactly("[copilot]   First line", "[copilot]   Second **** end");
