@@ -263,7 +263,7 @@ public final class SessionFollower {
         }
         String activity = tracker.state().activity();
         renderer.note("WARNING: the Copilot CLI could not be reached to stop it (" + why + "); it may still be running.");
-        return finish(ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity));
+        return finish(ProcessEnd.stopped(ProcessEnd.Termination.ABORTED, null, null, activity).asUnconfirmed());
     }
 
     /** Whether the wall-clock limit has passed (checked by callers that cannot reach the session to tick it). */
@@ -381,7 +381,7 @@ public final class SessionFollower {
             return new Tick(true, finish(stopping.end().apply(poll.exitCode(), stopping.activity())));
         }
         if (System.nanoTime() >= stopping.deadlineNanos()) {
-            return new Tick(true, finish(stopping.end().apply(null, stopping.activity())));
+            return new Tick(true, finish(stopping.end().apply(null, stopping.activity()).asUnconfirmed()));
         }
         return new Tick(poll.hasData(), null);
     }

@@ -20,21 +20,22 @@ public final class OutcomeDecider {
 
     public static SessionOutcome decide(SessionState state, ProcessEnd end) {
         String activity = end.activity() != null ? end.activity() : state.activity();
+        String stopped = end.unconfirmed()
+                ? "; the Copilot CLI was asked to stop but did not confirm it: it may still be running."
+                : "; the Copilot CLI was stopped.";
         switch (end.termination()) {
             case ABORTED:
-                return new SessionOutcome(Outcome.ABORTED, "Aborted " + activity + "; the Copilot CLI was stopped.");
+                return new SessionOutcome(Outcome.ABORTED, "Aborted " + activity + stopped);
             case TIMED_OUT:
                 return new SessionOutcome(Outcome.TIMED_OUT, "Timed out after " + Durations.describe(end.limit())
-                        + " (the wall-clock limit) " + activity + "; the Copilot CLI was stopped.");
+                        + " (the wall-clock limit) " + activity + stopped);
             case STALLED:
                 return new SessionOutcome(Outcome.STALLED, "No event from the Copilot CLI for "
-                        + Durations.describe(end.limit()) + " (the inactivity limit) " + activity
-                        + "; the Copilot CLI was stopped.");
+                        + Durations.describe(end.limit()) + " (the inactivity limit) " + activity + stopped);
             case LAUNCH_FAILED:
                 return new SessionOutcome(Outcome.FAILED, "Could not start the Copilot CLI: " + end.detail());
             case OVER_BUDGET:
-                return new SessionOutcome(Outcome.OVER_BUDGET, "Stopped " + activity + ": " + end.detail()
-                        + "; the Copilot CLI was stopped.");
+                return new SessionOutcome(Outcome.OVER_BUDGET, "Stopped " + activity + ": " + end.detail() + stopped);
             case LOST:
                 return new SessionOutcome(Outcome.FAILED, "Lost the Copilot CLI " + activity + ": " + end.detail());
             case EXITED:

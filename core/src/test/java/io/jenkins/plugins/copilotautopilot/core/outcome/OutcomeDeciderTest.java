@@ -81,6 +81,16 @@ class OutcomeDeciderTest {
     }
 
     @Test
+    void aStopTheCliNeverConfirmedIsNotCalledAStop() {
+        SessionState running = state(false, null, false, null, null, null);
+        assertThat(OutcomeDecider.decide(running, ProcessEnd.stopped(Termination.ABORTED, null, null, "while waiting for the model").asUnconfirmed()))
+                .isEqualTo(new SessionOutcome(Outcome.ABORTED, "Aborted while waiting for the model;"
+                        + " the Copilot CLI was asked to stop but did not confirm it: it may still be running."));
+        assertThat(OutcomeDecider.decide(running, ProcessEnd.overBudget(null, "12 tokens used, limit 10", "in turn 1").asUnconfirmed()).reason())
+                .endsWith("12 tokens used, limit 10; the Copilot CLI was asked to stop but did not confirm it: it may still be running.");
+    }
+
+    @Test
     void runnerExitCodes() {
         assertThat(Outcome.COMPLETED.exitCode()).isZero();
         assertThat(Outcome.INCOMPLETE.exitCode()).isEqualTo(2);
