@@ -5,13 +5,16 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /** A session started by {@link LocalCliLauncher}: its control folder and its launch script's process. */
 public final class LocalCliSession implements CliSession {
@@ -159,13 +162,47 @@ public final class LocalCliSession implements CliSession {
 
     /** Removes a folder and everything in it (links are removed, not followed); nothing when it is not there. */
     public static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
+        // what else works in the folder (durable-task's own cleanup, a watchdog's last heartbeat) may remove or add
+        // a file meanwhile: what is gone is fine, and a folder that gained a file is emptied again
+        for (int attempt = 1; ; attempt++) {
+            try {
+                deleteTree(dir);
+                return;
+            } catch (DirectoryNotEmptyException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
             }
         }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path folder, IOException e) throws IOException {
+                if (e != null && !(e instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                Files.deleteIfExists(folder);
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 }
