@@ -5,39 +5,34 @@ import hudson.EnvVars;
 import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.TaskListener;
+import hudson.slaves.WorkspaceList;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.launch.LaunchFiles;
-import io.jenkins.plugins.copilotautopilot.core.launch.LaunchScript;
-import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
-import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.jenkinsci.plugins.durabletask.BourneShellScript;
 import org.jenkinsci.plugins.durabletask.Controller;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 
 /**
- * Starts a session on the build's agent the way {@code sh} runs a script: durable-task's
- * {@link BourneShellScript} runs the generated launch script detached (nohup, outside the agent's process
- * tree), through the build's launcher — so inside {@code container} and {@code docker.image().inside} too.
- * The launch script holds paths only; the task, the options and the secrets reach the agent as files written
- * over the channel, never on a command line.
+ * Starts a session on the build's agent as {@code sh} runs a script: durable-task's {@link BourneShellScript} runs the
+ * generated launch script detached, through the build's launcher (so inside {@code container} and
+ * {@code docker.image().inside} too), and from then on owns the process. The launch script holds a path only; the
+ * task, the options and the secrets reach the agent as files written over the channel into the session's launch
+ * folder, never on a command line, and the script deletes them once read. Each call to the agent is limited in time.
+ *
+ * <p>The launch folder, {@code <workspace>@tmp/copilot-autopilot-<id>}, is also durable-task's workspace for the task:
+ * its cookie (which its stop, {@code sh}'s and the container launchers' kill by) is then the session's own, so that
+ * stopping a session never stops an {@code sh} running in the same workspace; and durable-task's control folder,
+ * {@code <workspace>@tmp/copilot-autopilot-<id>@tmp/durable-<hash>}, is the session's control folder.
  */
-final class AgentCliLauncher implements CliLauncher {
-    private final FilePath workspace;
-    private final Launcher launcher;
-    private final EnvVars env;
-    private final TaskListener listener;
-    private final AgentSession.Access access;
+final class AgentCliLauncher {
+    private static final String FOLDER_PREFIX = "copilot-autopilot-";
 
-    AgentCliLauncher(FilePath workspace, Launcher launcher, EnvVars env, TaskListener listener, AgentSession.Access access) {
-        this.workspace = workspace;
-        this.launcher = launcher;
-        this.env = env;
-        this.listener = listener;
-        this.access = access;
+    private AgentCliLauncher() {
     }
 
     /** Whether the build's launcher runs commands somewhere else than the agent itself (a container). */
@@ -45,25 +40,56 @@ final class AgentCliLauncher implements CliLauncher {
         return launcher instanceof Launcher.DecoratedLauncher;
     }
 
-    @Override
-    public Map<String, String> inheritedEnvironment() {
-        return env;
+    /** A new launch folder for a session in {@code workspace} (not created yet). */
+    static FilePath newLaunchFolder(FilePath workspace) throws AbortException {
+        FilePath tmp = WorkspaceList.tempDir(workspace);
+        if (tmp == null) {
+            throw new AbortException(Messages.AutopilotStepRunner_NoTempDir(workspace.getRemote()));
+        }
+        return tmp.child(FOLDER_PREFIX + UUID.randomUUID().toString().substring(0, 8));
     }
 
-    @Override
-    public CliSession launch(CliCommand command) throws IOException, InterruptedException {
-        if (!launcher.isUnix()) {
-            throw new AbortException(Messages.AgentCliLauncher_NotUnix());
+    /**
+     * Writes the launch files and starts the launch script. Whatever fails, the launch files (secrets among them)
+     * do not stay behind.
+     *
+     * @throws IOException when the session cannot be started (the message says why)
+     */
+    static AgentSession launch(CliCommand command, FilePath launchFolder, Launcher launcher, EnvVars env,
+                               TaskListener listener, AgentSession.Owner owner) throws IOException, InterruptedException {
+        boolean insideContainer = insideContainer(launcher);
+        Map<String, byte[]> files = new LinkedHashMap<>(LaunchFiles.of(command, insideContainer));
+        String script = new String(files.remove(ControlFolder.SCRIPT), java.nio.charset.StandardCharsets.UTF_8);
+        boolean started = false;
+        try {
+            String node = FilePathUtils.getNodeName(launchFolder).isEmpty() ? "the built-in node" : FilePathUtils.getNodeName(launchFolder);
+            TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentCliLauncher_Writing(node),
+                    () -> launchFolder.act(new WriteLaunchFilesCallable(files)));
+            // BourneShellScript escapes every $ of the environment against the launcher's variable expansion
+            Controller controller = TimeLimits.limit(2 * AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentCliLauncher_Starting(node),
+                    () -> new BourneShellScript(script).launch(new EnvVars(env), launchFolder, launcher, listener));
+            AgentSession.Location where = TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentCliLauncher_Starting(node),
+                    () -> new AgentSession.Location(FilePathUtils.getNodeName(launchFolder), launchFolder.getRemote(),
+                            DurableTaskFiles.controlFolder(controller, launchFolder).getRemote(), command.runId(), insideContainer,
+                            controller, DurableTaskFiles.log(controller, launchFolder).getRemote(),
+                            DurableTaskFiles.result(controller, launchFolder).getRemote()));
+            started = true;
+            return new AgentSession(where, owner);
+        } finally {
+            if (!started) {
+                // the launch files hold the secrets; a script that did start stops once its folders are gone. Even
+                // when the launch was interrupted (an abort, a call that took too long): the deletion must not be.
+                boolean interrupted = Thread.interrupted();
+                try {
+                    AgentSession.deleteFolders(launchFolder);
+                } catch (IOException | InterruptedException e) {
+                    listener.getLogger().println(Messages.AutopilotStepRunner_CannotDeleteHome(launchFolder.getRemote(), e.getMessage()));
+                } finally {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
         }
-        FilePath folder = new FilePath(workspace.getChannel(), command.controlFolder());
-        Map<String, byte[]> files = new LinkedHashMap<>(LaunchFiles.of(command));
-        files.remove(ControlFolder.SCRIPT); // durable-task writes the script itself
-        folder.act(new WriteControlFolderCallable(files));
-        // BourneShellScript escapes every $ of the environment against the launcher's variable expansion
-        Controller controller = new BourneShellScript(LaunchScript.render(folder.getRemote()))
-                .launch(new EnvVars(env), workspace, launcher, listener);
-        AgentSession.Location where = new AgentSession.Location(FilePathUtils.getNodeName(workspace), workspace.getRemote(),
-                folder.getRemote(), command.runId(), insideContainer(launcher), controller);
-        return new AgentSession(where, access);
     }
 }

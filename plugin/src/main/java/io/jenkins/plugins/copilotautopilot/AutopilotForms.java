@@ -24,13 +24,6 @@ import org.springframework.security.core.Authentication;
  * permission checks, and field checks that reuse the engine's own validation.
  */
 final class AutopilotForms {
-    /** Every setting, in form order; each has a {@code help-<field>.html} next to the Pipeline step. */
-    static final String[] FIELDS = {"prompt", "credentialsId", "model", "maxAutopilotContinues", "maxPremiumRequests",
-        "maxTokens", "allowAllTools",
-        "allowTools", "denyTools", "addDirs", "workingDirectory", "timeout", "inactivityTimeout", "resultWhenIncomplete",
-        "installation", "copilotPath", "providerBaseUrl", "providerType", "providerWireApi", "providerCredentialsId", "offline",
-        "secretEnvVars"};
-
     private AutopilotForms() {
     }
 
@@ -142,12 +135,24 @@ final class AutopilotForms {
         return items;
     }
 
-    /** A step's {@code allowAllTools}: the global setting (empty, so null), or an explicit yes or no. */
-    static ListBoxModel allowAllToolsItems() {
+    /**
+     * {@code allowAllTools}: in a task the global setting (empty, so null), or an explicit yes or no; among the
+     * defaults, not set (no), yes or no.
+     */
+    static ListBoxModel allowAllToolsItems(boolean global) {
         ListBoxModel items = new ListBoxModel();
-        items.add(Messages.AutopilotForms_AllowAllToolsDefault(), "");
+        items.add(global ? Messages.AutopilotForms_AllowAllToolsNotSet() : Messages.AutopilotForms_AllowAllToolsDefault(), "");
         items.add(Messages.AutopilotForms_AllowAllToolsYes(), "true");
         items.add(Messages.AutopilotForms_AllowAllToolsNo(), "false");
+        return items;
+    }
+
+    /** {@code agentTextInConsole}: the global setting (empty, so null) or not set (yes), yes, or no. */
+    static ListBoxModel agentTextInConsoleItems(boolean global) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_AgentTextNotSet() : Messages.AutopilotForms_AgentTextDefault(), "");
+        items.add(Messages.AutopilotForms_AgentTextYes(), "true");
+        items.add(Messages.AutopilotForms_AgentTextNo(), "false");
         return items;
     }
 
@@ -165,13 +170,6 @@ final class AutopilotForms {
         return items;
     }
 
-    static FormValidation checkInstallation(String value) {
-        String name = Util.fixEmptyAndTrim(value);
-        if (name == null || CopilotCliInstallation.named(name) != null) {
-            return FormValidation.ok();
-        }
-        return FormValidation.error(Messages.AutopilotForms_NoSuchInstallation(name));
-    }
 
     static ListBoxModel providerTypeItems() {
         return choices("openai", "azure", "anthropic");

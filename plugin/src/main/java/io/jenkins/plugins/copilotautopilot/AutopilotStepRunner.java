@@ -9,7 +9,6 @@ import hudson.model.Node;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
-import hudson.slaves.WorkspaceList;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
@@ -28,8 +27,10 @@ import io.jenkins.plugins.copilotautopilot.core.journal.SafeFileNames;
 import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
 import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
 import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
+import io.jenkins.plugins.copilotautopilot.core.report.SessionReportStore;
 import io.jenkins.plugins.copilotautopilot.core.settings.GithubTokenSource;
 import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,7 +44,6 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -62,27 +62,36 @@ final class AutopilotStepRunner {
             Duration.ofMillis(Long.getLong(AutopilotStepRunner.class.getName() + ".pollMaxMillis",
                     EngineTimings.CONTROLLER.pollMax().toMillis())),
             EngineTimings.CONTROLLER.exitAfterResult(), EngineTimings.CONTROLLER.exitAfterStop(), EngineTimings.CONTROLLER.chunkBytes());
+    /** How long installing the CLI on an agent may take (a download). */
+    static final long INSTALL_TIMEOUT_MINUTES = Long.getLong(AutopilotStepRunner.class.getName() + ".installTimeoutMinutes", 15);
     /** The most of a session's CLI output its journal keeps, in MiB of characters. */
     static final long JOURNAL_LIMIT_MB = Long.getLong(AutopilotStepRunner.class.getName() + ".journalLimitMegabytes", 256);
 
     private AutopilotStepRunner() {
     }
 
-    /** A session that was started: its follower, its handle on the agent (null when it could not start), its saved state. */
-    record Started(SessionFollower follower, AgentSession session, ResumeState state) {
+    /**
+     * A session ready to start: its command, its follower (the header is printed, the journal begun), its launch
+     * folder and what a restarted controller needs of it.
+     */
+    record Prepared(CliCommand command, SessionFollower follower, FilePath launchFolder, EnvVars env, ResumeState state) {
     }
 
     /**
-     * Starts a session: resolves the settings and credentials, finds (or installs) the CLI, writes the control
-     * folder and launches the CLI on the agent. The log gets the header; the journal its first record.
+     * Prepares a session: resolves the settings and credentials, finds (or installs) the CLI and the working directory
+     * on the agent, and begins the log and the journal. Nothing runs on the agent yet; every call to it is limited
+     * in time.
      *
      * @param sensitiveVariables names of build variables whose values are secrets ({@code withCredentials})
      * @param propagate          false: the step gives its result instead of failing (kept for a resume)
      * @throws AbortException for settings that cannot run (the message says what to change)
      */
-    static Started start(CopilotAutopilotTask task, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
-                         TaskListener listener, String invocationId, Collection<String> sensitiveVariables,
-                         boolean propagate, AgentSession.Access access) throws IOException, InterruptedException {
+    static Prepared prepare(CopilotAutopilotStep task, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
+                            TaskListener listener, String invocationId, Collection<String> sensitiveVariables,
+                            boolean propagate) throws IOException, InterruptedException {
+        if (!launcher.isUnix()) {
+            throw new AbortException(Messages.AgentCliLauncher_NotUnix()); // before any lookup or download
+        }
         TaskSettings settings = task.toSettings().withDefaults(CopilotAutopilotConfiguration.get().toDefaults());
         if (!settings.fromDefaults().isEmpty()) {
             listener.getLogger().println(Messages.AutopilotStepRunner_FromDefaults(String.join(", ", settings.fromDefaults())));
@@ -104,43 +113,49 @@ final class AutopilotStepRunner {
         if (!tokenSource.isNone()) {
             listener.getLogger().println(Messages.AutopilotStepRunner_TokenSource(tokenSource.describe()));
         }
-        FilePath workDir = workingDirectory(settings, workspace);
+        String node = FilePathUtils.getNodeName(workspace).isEmpty() ? "the built-in node" : FilePathUtils.getNodeName(workspace);
+        FilePath workDir = TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AutopilotStepRunner_PreparingWorkDir(node),
+                () -> workingDirectory(settings, workspace));
         boolean insideContainer = AgentCliLauncher.insideContainer(launcher);
-        CliExecutable cli = insideContainer
-                // the agent's file system is not the container's: the launch script looks for the CLI in there
-                ? new CliExecutable(nullToEmpty(cliLocation(settings, workspace, env, listener)), null)
-                : locate(cliLocation(settings, workspace, env, listener), env, launcher);
-
-        FilePath tmp = WorkspaceList.tempDir(workspace);
-        if (tmp == null) {
-            throw new AbortException(Messages.AutopilotStepRunner_NoTempDir(workspace.getRemote()));
+        String location = cliLocation(settings, workspace, env, listener);
+        CliExecutable cli;
+        if (insideContainer) {
+            // the agent's file system is not the container's: the launch script looks for the CLI in there
+            cli = new CliExecutable(nullToEmpty(location), null);
+        } else {
+            cli = TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AutopilotStepRunner_LookingForCli(node),
+                    () -> locate(location, env, launcher));
         }
-        FilePath controlFolder = tmp.child("copilot-autopilot-" + UUID.randomUUID().toString().substring(0, 8));
+        FilePath launchFolder = AgentCliLauncher.newLaunchFolder(workspace);
         CliCommand command;
         try {
-            command = CliCommandBuilder.build(options, cli, workDir.getRemote(), controlFolder.getRemote(), env);
+            command = CliCommandBuilder.build(options, cli, workDir.getRemote(), launchFolder.getRemote(), env);
         } catch (InvalidOptionsException e) {
             throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
         }
         File journal = journalFile(run, invocationId);
         long startedAt = System.currentTimeMillis();
-        SessionFollower follower = engine(listener, Files.newOutputStream(journal.toPath())).follow(command, env, startedAt);
-        AgentSession session = null;
-        try {
-            session = (AgentSession) new AgentCliLauncher(workspace, launcher, env, listener, access).launch(command);
-        } catch (AbortException e) {
-            follower.launchFailed(e.getMessage());
-        } catch (IOException e) {
-            follower.launchFailed(e.getMessage() == null ? e.toString() : e.getMessage());
-        }
-        ResumeState state = session == null ? null : new ResumeState(invocationId, session.location(), startedAt,
-                millis(options.timeout()), millis(options.inactivityTimeout()), tokenSource.credentialsId(),
+        SessionFollower follower = engine(listener, Files.newOutputStream(journal.toPath()), settings.agentTextInConsole())
+                .follow(command, env, startedAt);
+        ResumeState state = new ResumeState(invocationId, FilePathUtils.getNodeName(workspace), launchFolder.getRemote(), null,
+                startedAt, millis(options.timeout()), millis(options.inactivityTimeout()), tokenSource.credentialsId(),
                 settings.providerCredentialsId(), command.secretVariables(), settings.resultWhenIncompleteValue().name(),
-                propagate, options.maxPremiumRequests(), options.maxTokens());
-        if (session != null) {
-            saveCheckpoint(run, invocationId, follower.checkpoint());
+                propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole());
+        return new Prepared(command, follower, launchFolder, env, state);
+    }
+
+    /**
+     * Starts a prepared session on the agent. When it cannot start, the follower ends FAILED with the reason and
+     * null is returned; nothing is left on the agent.
+     */
+    static AgentSession launch(Prepared prepared, Launcher launcher, TaskListener listener, AgentSession.Owner owner)
+            throws InterruptedException {
+        try {
+            return AgentCliLauncher.launch(prepared.command(), prepared.launchFolder(), launcher, prepared.env(), listener, owner);
+        } catch (IOException e) {
+            prepared.follower().launchFailed(e.getMessage() == null ? e.toString() : e.getMessage());
+            return null;
         }
-        return new Started(follower, session, state);
     }
 
     /**
@@ -177,7 +192,7 @@ final class AutopilotStepRunner {
         }
         OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
         try {
-            return engine(listener, append).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
+            return engine(listener, append, state.agentTextInConsole).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
                     new SessionFollower.Budget(state.maxPremiumRequests, state.maxTokens),
                     secrets, session, checkpoint, state.startedAtMillis);
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -186,9 +201,10 @@ final class AutopilotStepRunner {
         }
     }
 
-    private static AutopilotEngine engine(TaskListener listener, OutputStream journal) {
+    private static AutopilotEngine engine(TaskListener listener, OutputStream journal, boolean agentTextInConsole) {
         return AutopilotEngine.builder(new PrintStreamLogSink(listener.getLogger()))
                 .journalTo(journal)
+                .agentTextInLog(agentTextInConsole)
                 .journalLimit(JOURNAL_LIMIT_MB * 1024 * 1024)
                 .timings(TIMINGS)
                 .build();
@@ -211,63 +227,19 @@ final class AutopilotStepRunner {
         return builder.build();
     }
 
-    /**
-     * Follows a session on this thread until it has ended (Freestyle builds). An interrupt (the build was aborted)
-     * stops the session; the interrupt is consumed, the outcome says ABORTED.
-     */
-    static SessionResult followHere(SessionFollower follower, AgentSession session, TaskListener listener) {
-        long delay = 0;
-        boolean reported = false;
-        while (true) {
-            if (Thread.interrupted()) {
-                follower.requestAbort();
-            }
-            try {
-                SessionFollower.Tick tick = follower.tick(session);
-                if (tick.finished()) {
-                    return tick.result();
-                }
-                reported = false;
-                delay = TIMINGS.nextDelayMillis(delay, tick.gotData());
-                if (tick.gotData()) {
-                    continue;
-                }
-            } catch (AgentSession.GoneException e) {
-                return follower.lost(null, e.getMessage());
-            } catch (IOException e) {
-                if (!reported) {
-                    listener.getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
-                    reported = true;
-                }
-                if (follower.abortRequested()) {
-                    return follower.abortedUnreachable(e.getMessage());
-                }
-                if (follower.pastWallClockLimit()) {
-                    return follower.lost(null, e.getMessage());
-                }
-                delay = TIMINGS.pollMax().toMillis();
-            } catch (InterruptedException e) {
-                follower.requestAbort();
-                continue;
-            }
-            try {
-                Thread.sleep(delay);
-            } catch (InterruptedException e) {
-                follower.requestAbort();
-            }
-        }
-    }
-
     /** Records the finished session on the build (its journal compressed) and says where to see it. */
-    static SessionRecord record(Run<?, ?> run, String invocationId, SessionResult result, TaskListener listener) {
+    static SessionRecord record(Run<?, ?> run, String invocationId, SessionResult result, boolean agentTextPrivate,
+                                TaskListener listener) {
         String journalName = journalFile(run, invocationId).getName();
         try {
-            journalName = JournalFiles.compress(journalFile(run, invocationId).toPath()).getFileName().toString();
+            Path compressed = JournalFiles.compress(journalFile(run, invocationId).toPath());
+            journalName = compressed.toFile().getName();
+            SessionReportStore.get(compressed); // the session page's report, made now rather than at the first view
         } catch (IOException e) {
             listener.getLogger().println(Messages.AutopilotStepRunner_CannotCompressJournal(e.getMessage()));
         }
         deleteCheckpoint(run, invocationId);
-        SessionRecord record = new SessionRecord(invocationId, journalName, result);
+        SessionRecord record = new SessionRecord(invocationId, journalName, result, agentTextPrivate);
         try {
             CopilotAutopilotRunAction.record(run, record);
         } catch (IOException e) {
@@ -334,7 +306,8 @@ final class AutopilotStepRunner {
             if (node == null) {
                 throw new AbortException(Messages.AutopilotStepRunner_NoNode(workspace.getRemote()));
             }
-            return installation.forNode(node, listener).forEnvironment(env).getHome();
+            return TimeLimits.limit(INSTALL_TIMEOUT_MINUTES * 60, Messages.AutopilotStepRunner_Installing(installation.getName(),
+                    node.getDisplayName()), () -> installation.forNode(node, listener).forEnvironment(env).getHome());
         }
         return env.get(CopilotCliInstallation.CLI_VARIABLE);
     }

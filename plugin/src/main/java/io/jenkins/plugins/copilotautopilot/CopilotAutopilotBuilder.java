@@ -6,64 +6,37 @@ import hudson.EnvVars;
 import hudson.Extension;
 import hudson.FilePath;
 import hudson.Launcher;
-import hudson.Util;
 import hudson.model.AbstractBuild;
 import hudson.model.AbstractProject;
-import hudson.model.Item;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.tasks.BuildStepDescriptor;
 import hudson.tasks.BuildStepMonitor;
 import hudson.tasks.Builder;
-import hudson.util.FormValidation;
-import hudson.util.ListBoxModel;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import jenkins.tasks.SimpleBuildStep;
 import net.sf.json.JSONObject;
-import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
-import org.kohsuke.stapler.DataBoundSetter;
-import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
-import org.kohsuke.stapler.verb.POST;
 
 /**
- * The Freestyle build step "Run a Copilot autopilot task": the same task as the Pipeline step
- * {@link CopilotAutopilotStep} (which Pipelines use instead; hence no symbol here), run by the same
- * {@link AutopilotStepRunner}.
+ * The Freestyle build step "Run a Copilot autopilot task": runs a {@link CopilotAutopilotStep}'s task (its settings, its
+ * form and its help are the Pipeline step's) on the build's thread. Pipelines use the step itself; hence no symbol here.
  */
-public final class CopilotAutopilotBuilder extends Builder implements SimpleBuildStep, CopilotAutopilotTask {
-    private final String prompt;
-    private String model;
-    private String credentialsId;
-    private Integer maxAutopilotContinues;
-    private Double maxPremiumRequests;
-    private Long maxTokens;
-    private Boolean allowAllTools;
-    private List<String> allowTools = new ArrayList<>();
-    private List<String> denyTools = new ArrayList<>();
-    private List<String> addDirs = new ArrayList<>();
-    private List<String> secretEnvVars = new ArrayList<>();
-    private String workingDirectory;
-    private Integer timeout;
-    private Integer inactivityTimeout;
-    private String resultWhenIncomplete;
-    private String copilotPath;
-    private String installation;
-    private String providerBaseUrl;
-    private String providerType;
-    private String providerWireApi;
-    private String providerCredentialsId;
-    private boolean offline;
+public final class CopilotAutopilotBuilder extends Builder implements SimpleBuildStep {
+    private final CopilotAutopilotStep task;
 
     @DataBoundConstructor
-    public CopilotAutopilotBuilder(String prompt) {
-        this.prompt = prompt;
+    public CopilotAutopilotBuilder(CopilotAutopilotStep task) {
+        this.task = task;
+    }
+
+    /** The task: every setting, as the Pipeline step has them. */
+    public CopilotAutopilotStep getTask() {
+        return task;
     }
 
     @Override
@@ -71,33 +44,9 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
                         @NonNull Launcher launcher, @NonNull TaskListener listener) throws InterruptedException, IOException {
         String invocation = CopilotAutopilotRunAction.nextBuildStepId(run);
         Set<String> sensitive = run instanceof AbstractBuild<?, ?> build ? build.getSensitiveBuildVariables() : Set.of();
-        AgentSession.Access access = new AgentSession.Access() {
-            @Override
-            public Launcher launcher() {
-                return launcher;
-            }
-
-            @Override
-            public TaskListener listener() {
-                return listener;
-            }
-        };
-        AutopilotStepRunner.Started started = AutopilotStepRunner.start(this, run, workspace, env, launcher, listener,
-                invocation, sensitive, true, access);
-        SessionResult result = started.session() == null ? started.follower().result()
-                : AutopilotStepRunner.followHere(started.follower(), started.session(), listener);
-        Thread.interrupted(); // an abort was handled above: saving the build must not fail on the interrupt
-        if (started.session() != null) {
-            try {
-                started.session().cleanup();
-            } catch (IOException e) {
-                listener.getLogger().println(Messages.AutopilotStepRunner_CannotDeleteHome(
-                        started.session().location().controlFolder, e.getMessage()));
-            }
-        }
-        AutopilotStepRunner.record(run, invocation, result, listener);
-        String resultWhenIncomplete = started.state() == null ? "FAILURE" : started.state().resultWhenIncomplete;
-        switch (AutopilotStepRunner.verdict(result, resultWhenIncomplete)) {
+        FreestyleSession.Ended ended = FreestyleSession.run(task, run, workspace, env, launcher, listener, invocation, sensitive);
+        SessionResult result = ended.result();
+        switch (ended.verdict()) {
             case UNSTABLE:
                 listener.getLogger().println(Messages.CopilotAutopilotStepExecution_Warning(result.outcome().name(), result.reason()));
                 run.setResult(Result.UNSTABLE);
@@ -117,245 +66,12 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
         return BuildStepMonitor.NONE;
     }
 
-    @Override
-    public String getPrompt() {
-        return prompt;
-    }
-
-    @Override
-    public String getModel() {
-        return model;
-    }
-
-    @DataBoundSetter
-    public void setModel(String model) {
-        this.model = Util.fixEmptyAndTrim(model);
-    }
-
-    @Override
-    public String getCredentialsId() {
-        return credentialsId;
-    }
-
-    @DataBoundSetter
-    public void setCredentialsId(String credentialsId) {
-        this.credentialsId = Util.fixEmptyAndTrim(credentialsId);
-    }
-
-    @Override
-    public Integer getMaxAutopilotContinues() {
-        return maxAutopilotContinues;
-    }
-
-    @DataBoundSetter
-    public void setMaxAutopilotContinues(Integer maxAutopilotContinues) {
-        this.maxAutopilotContinues = maxAutopilotContinues;
-    }
-
-    @Override
-    public Double getMaxPremiumRequests() {
-        return maxPremiumRequests;
-    }
-
-    @DataBoundSetter
-    public void setMaxPremiumRequests(Double maxPremiumRequests) {
-        this.maxPremiumRequests = maxPremiumRequests;
-    }
-
-    @Override
-    public Long getMaxTokens() {
-        return maxTokens;
-    }
-
-    @DataBoundSetter
-    public void setMaxTokens(Long maxTokens) {
-        this.maxTokens = AutopilotForms.tokenBudget(maxTokens);
-    }
-
-    @Override
-    public Boolean getAllowAllTools() {
-        return allowAllTools;
-    }
-
-    /** True or false; null (the default, and the form's "global setting" entry) takes the global configuration's value. */
-    @DataBoundSetter
-    public void setAllowAllTools(Boolean allowAllTools) {
-        this.allowAllTools = allowAllTools;
-    }
-
-    @Override
-    public List<String> getAllowTools() {
-        return allowTools;
-    }
-
-    @DataBoundSetter
-    public void setAllowTools(List<String> allowTools) {
-        this.allowTools = FormLists.clean(allowTools);
-    }
-
-    @Override
-    public List<String> getDenyTools() {
-        return denyTools;
-    }
-
-    @DataBoundSetter
-    public void setDenyTools(List<String> denyTools) {
-        this.denyTools = FormLists.clean(denyTools);
-    }
-
-    @Override
-    public List<String> getAddDirs() {
-        return addDirs;
-    }
-
-    @DataBoundSetter
-    public void setAddDirs(List<String> addDirs) {
-        this.addDirs = FormLists.clean(addDirs);
-    }
-
-    @Override
-    public List<String> getSecretEnvVars() {
-        return secretEnvVars;
-    }
-
-    @DataBoundSetter
-    public void setSecretEnvVars(List<String> secretEnvVars) {
-        this.secretEnvVars = FormLists.clean(secretEnvVars);
-    }
-
-    @Override
-    public String getWorkingDirectory() {
-        return workingDirectory;
-    }
-
-    @DataBoundSetter
-    public void setWorkingDirectory(String workingDirectory) {
-        this.workingDirectory = Util.fixEmptyAndTrim(workingDirectory);
-    }
-
-    @Override
-    public Integer getTimeout() {
-        return timeout;
-    }
-
-    @DataBoundSetter
-    public void setTimeout(Integer timeout) {
-        this.timeout = timeout;
-    }
-
-    @Override
-    public Integer getInactivityTimeout() {
-        return inactivityTimeout;
-    }
-
-    @DataBoundSetter
-    public void setInactivityTimeout(Integer inactivityTimeout) {
-        this.inactivityTimeout = inactivityTimeout;
-    }
-
-    @Override
-    public String getResultWhenIncomplete() {
-        return resultWhenIncomplete;
-    }
-
-    @DataBoundSetter
-    public void setResultWhenIncomplete(String resultWhenIncomplete) {
-        this.resultWhenIncomplete = Util.fixEmptyAndTrim(resultWhenIncomplete);
-    }
-
-    @Override
-    public String getCopilotPath() {
-        return copilotPath;
-    }
-
-    @DataBoundSetter
-    public void setCopilotPath(String copilotPath) {
-        this.copilotPath = Util.fixEmptyAndTrim(copilotPath);
-    }
-
-    @Override
-    public String getInstallation() {
-        return installation;
-    }
-
-    @DataBoundSetter
-    public void setInstallation(String installation) {
-        this.installation = Util.fixEmptyAndTrim(installation);
-    }
-
-    @Override
-    public String getProviderBaseUrl() {
-        return providerBaseUrl;
-    }
-
-    @DataBoundSetter
-    public void setProviderBaseUrl(String providerBaseUrl) {
-        this.providerBaseUrl = Util.fixEmptyAndTrim(providerBaseUrl);
-    }
-
-    @Override
-    public String getProviderType() {
-        return providerType;
-    }
-
-    @DataBoundSetter
-    public void setProviderType(String providerType) {
-        this.providerType = Util.fixEmptyAndTrim(providerType);
-    }
-
-    @Override
-    public String getProviderWireApi() {
-        return providerWireApi;
-    }
-
-    @DataBoundSetter
-    public void setProviderWireApi(String providerWireApi) {
-        this.providerWireApi = Util.fixEmptyAndTrim(providerWireApi);
-    }
-
-    @Override
-    public String getProviderCredentialsId() {
-        return providerCredentialsId;
-    }
-
-    @DataBoundSetter
-    public void setProviderCredentialsId(String providerCredentialsId) {
-        this.providerCredentialsId = Util.fixEmptyAndTrim(providerCredentialsId);
-    }
-
-    @Override
-    public boolean isOffline() {
-        return offline;
-    }
-
-    @DataBoundSetter
-    public void setOffline(boolean offline) {
-        this.offline = offline;
-    }
-
     @Extension
     public static final class DescriptorImpl extends BuildStepDescriptor<Builder> {
-        public DescriptorImpl() {
-            // one set of help pages, next to the Pipeline step
-            for (String field : AutopilotForms.FIELDS) {
-                addHelpFileRedirect(field, CopilotAutopilotStep.class, field);
-            }
-        }
-
         @NonNull
         @Override
         public String getDisplayName() {
             return Messages.CopilotAutopilotBuilder_DisplayName();
-        }
-
-        /** The shared form leaves out the Pipeline-only settings ({@code propagate}). */
-        public boolean isPipelineStep() {
-            return false;
-        }
-
-        /** The class whose configuration form this step shares (see config.jelly). */
-        public Class<?> getStepClass() {
-            return CopilotAutopilotStep.class;
         }
 
         @Override
@@ -365,79 +81,7 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
 
         @Override
         public Builder newInstance(StaplerRequest2 req, @NonNull JSONObject formData) throws FormException {
-            return super.newInstance(req, FormLists.fromForm(formData));
-        }
-
-        @POST
-        public ListBoxModel doFillCredentialsIdItems(@AncestorInPath Item item, @QueryParameter String credentialsId) {
-            return AutopilotForms.fillCredentials(item, credentialsId);
-        }
-
-        @POST
-        public ListBoxModel doFillProviderCredentialsIdItems(@AncestorInPath Item item, @QueryParameter String providerCredentialsId) {
-            return AutopilotForms.fillCredentials(item, providerCredentialsId);
-        }
-
-        @POST
-        public FormValidation doCheckCredentialsId(@AncestorInPath Item item, @QueryParameter String value) {
-            return AutopilotForms.checkCredentials(item, value);
-        }
-
-        @POST
-        public FormValidation doCheckProviderCredentialsId(@AncestorInPath Item item, @QueryParameter String value) {
-            return AutopilotForms.checkCredentials(item, value);
-        }
-
-        public FormValidation doCheckPrompt(@QueryParameter String value) {
-            return AutopilotForms.checkPrompt(value);
-        }
-
-        public FormValidation doCheckMaxPremiumRequests(@QueryParameter String value) {
-            return AutopilotForms.checkPositiveNumber(value);
-        }
-
-        public FormValidation doCheckMaxTokens(@QueryParameter String value) {
-            return AutopilotForms.checkPositiveNumber(value);
-        }
-
-        public FormValidation doCheckMaxAutopilotContinues(@QueryParameter String value) {
-            return AutopilotForms.checkNonNegative(value);
-        }
-
-        public FormValidation doCheckTimeout(@QueryParameter String value) {
-            return AutopilotForms.checkNonNegative(value);
-        }
-
-        public FormValidation doCheckInactivityTimeout(@QueryParameter String value) {
-            return AutopilotForms.checkNonNegative(value);
-        }
-
-        public FormValidation doCheckWorkingDirectory(@QueryParameter String value) {
-            return AutopilotForms.checkWorkingDirectory(value);
-        }
-
-        public FormValidation doCheckProviderBaseUrl(@QueryParameter String value, @QueryParameter String model) {
-            return AutopilotForms.checkProviderBaseUrl(value, model);
-        }
-
-        public ListBoxModel doFillResultWhenIncompleteItems() {
-            return AutopilotForms.resultWhenIncompleteItems(false);
-        }
-
-        public ListBoxModel doFillAllowAllToolsItems() {
-            return AutopilotForms.allowAllToolsItems();
-        }
-
-        public ListBoxModel doFillInstallationItems() {
-            return AutopilotForms.installationItems(false);
-        }
-
-        public ListBoxModel doFillProviderTypeItems() {
-            return AutopilotForms.providerTypeItems();
-        }
-
-        public ListBoxModel doFillProviderWireApiItems() {
-            return AutopilotForms.providerWireApiItems();
+            return super.newInstance(req, FormLists.nestedFromForm(formData, "task"));
         }
     }
 }

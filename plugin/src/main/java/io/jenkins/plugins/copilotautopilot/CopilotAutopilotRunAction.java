@@ -6,7 +6,7 @@ import hudson.model.Item;
 import hudson.model.Run;
 import io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles;
 import io.jenkins.plugins.copilotautopilot.core.report.SessionReport;
-import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
+import io.jenkins.plugins.copilotautopilot.core.report.SessionReportStore;
 import io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg;
 import io.jenkins.plugins.copilotautopilot.core.report.ToolCallReport;
 import io.jenkins.plugins.copilotautopilot.core.report.TurnReport;
@@ -18,7 +18,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,9 +39,12 @@ import org.kohsuke.stapler.export.ExportedBean;
  * page and a session page ({@code copilot-autopilot/}) with each session's report, timeline and journal.
  * The journals are files in the build's {@value AutopilotStepRunner#JOURNAL_FOLDER} folder.
  *
- * <p>Who sees what: the outline of each session (outcome, reason, summary, numbers, timeline) needs
- * {@link Item#READ}, like the rest of the build; the conversation, the tool output and the journal download show
- * what the agent read in the workspace, so they need {@link Item#WORKSPACE}.
+ * <p>Who sees what: what the agent wrote (its messages, its tools' arguments and output excerpts, its summary) is seen
+ * by whoever may read the console, where it is printed too ({@link Item#READ}), and so are the outline of each session
+ * (outcome, reason, numbers, timeline) and its conversation here. A session run with
+ * {@code agentTextInConsole: false} kept its words out of the console; here they are then shown only to users who may
+ * read the workspace ({@link Item#WORKSPACE}). The journal download and the diffs of the changed files are the
+ * workspace's contents, in full: {@link Item#WORKSPACE} always.
  *
  * <p>As a {@link SimpleBuildStep.LastBuildAction} it puts the Copilot trend on the job page (Freestyle and
  * Pipeline alike), through core's factory for the last successful build; {@link CopilotAutopilotTrendCarrier}
@@ -102,9 +104,18 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return this;
     }
 
+    /**
+     * The sessions, as the current user may see them: a session whose agent text was kept out of the console
+     * ({@code agentTextInConsole: false}) shows its summary only to users who may read the workspace.
+     */
     @Exported
     public List<SessionRecord> getSessions() {
-        return Collections.unmodifiableList(new ArrayList<>(sessions));
+        boolean workspace = isWorkspaceVisible();
+        List<SessionRecord> visible = new ArrayList<>(sessions.size());
+        for (SessionRecord s : sessions) {
+            visible.add(s.isAgentTextPrivate() && !workspace ? s.withoutAgentText() : s);
+        }
+        return Collections.unmodifiableList(visible);
     }
 
     /** False while the build's first session has not finished yet (its id may be reserved already). */
@@ -175,18 +186,25 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return URL_NAME;
     }
 
-    /**
-     * Whether the current user may see the conversation, the tool output and the journal: they show workspace
-     * contents, so they need the permission to read the workspace.
-     */
-    public boolean isConversationVisible() {
+    /** Whether the current user may read the workspace: the journal, the diffs, and words kept out of the console. */
+    public boolean isWorkspaceVisible() {
         return run != null && run.getParent().hasPermission(Item.WORKSPACE);
     }
 
-    /** The report of one session, read from its journal, or null when there is no such session or journal. */
+    /**
+     * The report of one session, or null when there is no such session or journal: read from its journal once, then
+     * kept beside it and in memory ({@link SessionReportStore}), so that a page view costs little whatever its size.
+     * Without what the agent wrote for a user who may not see it (see {@link #getSessions()}).
+     */
     public SessionReport report(String invocationId) throws IOException {
         File journal = journal(invocationId);
-        return journal == null ? null : SessionReportReader.read(journal.toPath());
+        if (journal == null) {
+            return null;
+        }
+        SessionReport report = SessionReportStore.get(journal.toPath());
+        boolean hidden = !isWorkspaceVisible() && sessions.stream()
+                .anyMatch(s -> s.getInvocationId().equals(invocationId) && s.isAgentTextPrivate());
+        return report == null || !hidden ? report : report.withoutAgentText();
     }
 
     /** The line that heads a turn on the session page. */

@@ -11,6 +11,7 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
+import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,8 +29,12 @@ import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
- * The Pipeline step {@code copilotAutopilot}: runs one Copilot CLI autopilot task on the current node and
- * returns a map with the outcome, the agent's summary and the numbers.
+ * The settings of one Copilot autopilot task, defined once here, and the Pipeline step {@code copilotAutopilot} that
+ * runs it on the current node and returns a map with the outcome, the agent's summary and the numbers. The Freestyle
+ * build step runs one of these ({@link CopilotAutopilotBuilder#getTask()}), and the global configuration keeps one as
+ * the defaults ({@link CopilotAutopilotConfiguration#getDefaults()}): each setting's field, form entry
+ * ({@code config.jelly}) and help ({@code help-<field>.html}) are here only, and {@link #toSettings()} is its one
+ * way into the engine.
  *
  * <pre>
  * def r = copilotAutopilot prompt: 'Make the failing test pass', credentialsId: 'copilot-token',
@@ -37,7 +42,7 @@ import org.kohsuke.stapler.verb.POST;
  * echo "${r.outcome}: ${r.summary}"
  * </pre>
  */
-public final class CopilotAutopilotStep extends Step implements CopilotAutopilotTask {
+public final class CopilotAutopilotStep extends Step {
     private final String prompt;
     private String model;
     private String credentialsId;
@@ -60,6 +65,8 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     private String providerWireApi;
     private String providerCredentialsId;
     private boolean offline;
+    private boolean recordChanges = true;
+    private Boolean agentTextInConsole;
     private boolean propagate = true;
 
     @DataBoundConstructor
@@ -72,12 +79,10 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         return new CopilotAutopilotStepExecution(this, context);
     }
 
-    @Override
     public String getPrompt() {
         return prompt;
     }
 
-    @Override
     public String getModel() {
         return model;
     }
@@ -87,7 +92,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.model = Util.fixEmptyAndTrim(model);
     }
 
-    @Override
     public String getCredentialsId() {
         return credentialsId;
     }
@@ -97,7 +101,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.credentialsId = Util.fixEmptyAndTrim(credentialsId);
     }
 
-    @Override
     public Integer getMaxAutopilotContinues() {
         return maxAutopilotContinues;
     }
@@ -107,7 +110,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.maxAutopilotContinues = maxAutopilotContinues;
     }
 
-    @Override
     public Double getMaxPremiumRequests() {
         return maxPremiumRequests;
     }
@@ -117,7 +119,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.maxPremiumRequests = maxPremiumRequests;
     }
 
-    @Override
     public Long getMaxTokens() {
         return maxTokens;
     }
@@ -127,7 +128,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.maxTokens = AutopilotForms.tokenBudget(maxTokens);
     }
 
-    @Override
     public Boolean getAllowAllTools() {
         return allowAllTools;
     }
@@ -138,7 +138,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.allowAllTools = allowAllTools;
     }
 
-    @Override
     public List<String> getAllowTools() {
         return allowTools;
     }
@@ -148,7 +147,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.allowTools = FormLists.clean(allowTools);
     }
 
-    @Override
     public List<String> getDenyTools() {
         return denyTools;
     }
@@ -158,7 +156,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.denyTools = FormLists.clean(denyTools);
     }
 
-    @Override
     public List<String> getAddDirs() {
         return addDirs;
     }
@@ -168,7 +165,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.addDirs = FormLists.clean(addDirs);
     }
 
-    @Override
     public List<String> getSecretEnvVars() {
         return secretEnvVars;
     }
@@ -178,7 +174,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.secretEnvVars = FormLists.clean(secretEnvVars);
     }
 
-    @Override
     public String getWorkingDirectory() {
         return workingDirectory;
     }
@@ -188,7 +183,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.workingDirectory = Util.fixEmptyAndTrim(workingDirectory);
     }
 
-    @Override
     public Integer getTimeout() {
         return timeout;
     }
@@ -198,7 +192,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.timeout = timeout;
     }
 
-    @Override
     public Integer getInactivityTimeout() {
         return inactivityTimeout;
     }
@@ -208,7 +201,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.inactivityTimeout = inactivityTimeout;
     }
 
-    @Override
     public String getResultWhenIncomplete() {
         return resultWhenIncomplete;
     }
@@ -218,7 +210,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.resultWhenIncomplete = Util.fixEmptyAndTrim(resultWhenIncomplete);
     }
 
-    @Override
     public String getCopilotPath() {
         return copilotPath;
     }
@@ -228,7 +219,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.copilotPath = Util.fixEmptyAndTrim(copilotPath);
     }
 
-    @Override
     public String getInstallation() {
         return installation;
     }
@@ -238,7 +228,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.installation = Util.fixEmptyAndTrim(installation);
     }
 
-    @Override
     public String getProviderBaseUrl() {
         return providerBaseUrl;
     }
@@ -248,7 +237,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.providerBaseUrl = Util.fixEmptyAndTrim(providerBaseUrl);
     }
 
-    @Override
     public String getProviderType() {
         return providerType;
     }
@@ -258,7 +246,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.providerType = Util.fixEmptyAndTrim(providerType);
     }
 
-    @Override
     public String getProviderWireApi() {
         return providerWireApi;
     }
@@ -268,7 +255,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.providerWireApi = Util.fixEmptyAndTrim(providerWireApi);
     }
 
-    @Override
     public String getProviderCredentialsId() {
         return providerCredentialsId;
     }
@@ -278,7 +264,6 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
         this.providerCredentialsId = Util.fixEmptyAndTrim(providerCredentialsId);
     }
 
-    @Override
     public boolean isOffline() {
         return offline;
     }
@@ -286,6 +271,73 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
     @DataBoundSetter
     public void setOffline(boolean offline) {
         this.offline = offline;
+    }
+
+    /** True (the default): what the agent changed in the git work tree is recorded (snapshots before and after). */
+    public boolean isRecordChanges() {
+        return recordChanges;
+    }
+
+    @DataBoundSetter
+    public void setRecordChanges(boolean recordChanges) {
+        this.recordChanges = recordChanges;
+    }
+
+    /**
+     * Whether what the agent writes (its messages, its tools' arguments and outputs, its summary) is printed in the
+     * console, and so shown to everyone who may read the build; null (the default, the form's "global setting") takes
+     * the global configuration's value, itself yes unless an administrator says no. When not, the console shows the
+     * session's course only, and the session page shows the words to users who may read the workspace.
+     */
+    public Boolean getAgentTextInConsole() {
+        return agentTextInConsole;
+    }
+
+    @DataBoundSetter
+    public void setAgentTextInConsole(Boolean agentTextInConsole) {
+        this.agentTextInConsole = agentTextInConsole;
+    }
+
+    /** These settings as the engine's value, to be completed from the global configuration's (or to be them). */
+    TaskSettings toSettings() {
+        return TaskSettings.builder()
+                .prompt(prompt)
+                .model(model)
+                .credentialsId(credentialsId)
+                .maxAutopilotContinues(maxAutopilotContinues)
+                .maxPremiumRequests(maxPremiumRequests)
+                .maxTokens(maxTokens)
+                .allowAllTools(allowAllTools)
+                .allowTools(allowTools)
+                .denyTools(denyTools)
+                .addDirs(addDirs)
+                .secretEnvVars(secretEnvVars)
+                .workingDirectory(workingDirectory)
+                .timeoutMinutes(timeout)
+                .inactivityTimeoutMinutes(inactivityTimeout)
+                .resultWhenIncomplete(resultWhenIncomplete)
+                .copilotPath(copilotPath)
+                .installation(installation)
+                .providerBaseUrl(providerBaseUrl)
+                .providerType(providerType)
+                .providerWireApi(providerWireApi)
+                .providerCredentialsId(providerCredentialsId)
+                .offline(offline)
+                .recordChanges(recordChanges ? null : Boolean.FALSE)
+                .agentTextInConsole(agentTextInConsole)
+                .build();
+    }
+
+    /** For the form: a list setting ({@code allowTools}, ...) as one entry per line. */
+    public String listText(String field) {
+        List<String> entries = switch (field) {
+            case "allowTools" -> allowTools;
+            case "denyTools" -> denyTools;
+            case "addDirs" -> addDirs;
+            case "secretEnvVars" -> secretEnvVars;
+            default -> throw new IllegalArgumentException("not a list setting: " + field);
+        };
+        return FormLists.text(entries);
     }
 
     /** True (the default): an outcome that fails the build fails the step. False: the step returns its map instead. */
@@ -311,10 +363,8 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
             return Messages.CopilotAutopilotStep_DisplayName();
         }
 
-        /** The form shows the Pipeline-only settings ({@code propagate}). */
-        public boolean isPipelineStep() {
-            return true;
-        }
+        /** The form's copilotScope among the global defaults. */
+        private static final String GLOBAL = "global";
 
         @Override
         public Set<? extends Class<?>> getRequiredContext() {
@@ -378,23 +428,30 @@ public final class CopilotAutopilotStep extends Step implements CopilotAutopilot
             return AutopilotForms.checkProviderBaseUrl(value, model);
         }
 
-        public ListBoxModel doFillResultWhenIncompleteItems() {
-            return AutopilotForms.resultWhenIncompleteItems(false);
+        // The empty entry of a selection means "the global setting" in a task and "not set" among the defaults: the
+        // form says which it is in its copilotScope field.
+
+        public ListBoxModel doFillResultWhenIncompleteItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.resultWhenIncompleteItems(GLOBAL.equals(copilotScope));
         }
 
-        public ListBoxModel doFillAllowAllToolsItems() {
-            return AutopilotForms.allowAllToolsItems();
+        public ListBoxModel doFillAllowAllToolsItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.allowAllToolsItems(GLOBAL.equals(copilotScope));
         }
 
-        public ListBoxModel doFillInstallationItems() {
-            return AutopilotForms.installationItems(false);
+        public ListBoxModel doFillAgentTextInConsoleItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.agentTextInConsoleItems(GLOBAL.equals(copilotScope));
         }
 
-        public ListBoxModel doFillProviderTypeItems() {
+        public ListBoxModel doFillInstallationItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.installationItems(GLOBAL.equals(copilotScope));
+        }
+
+        public ListBoxModel doFillProviderTypeItems(@QueryParameter String copilotScope) {
             return AutopilotForms.providerTypeItems();
         }
 
-        public ListBoxModel doFillProviderWireApiItems() {
+        public ListBoxModel doFillProviderWireApiItems(@QueryParameter String copilotScope) {
             return AutopilotForms.providerWireApiItems();
         }
     }

@@ -7,7 +7,9 @@ import hudson.Launcher;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
-import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
+import hudson.security.ACL;
+import hudson.security.ACLContext;
+import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
@@ -17,43 +19,39 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import hudson.security.ACL;
-import hudson.security.ACLContext;
 import jenkins.model.Jenkins;
 import jenkins.util.Timer;
-import org.springframework.security.core.Authentication;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.steps.AbstractStepExecutionImpl;
 import org.jenkinsci.plugins.workflow.steps.EnvironmentExpander;
 import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
+import org.springframework.security.core.Authentication;
 
 /**
- * Runs the step the way {@code sh} runs a script: the CLI works on the agent, detached, and the controller
- * follows its output files from a shared thread. Nothing blocks the CPS VM thread or a restart: after a
- * controller restart ({@link #onResume}) the session is followed again from where the log stopped; after an
- * agent reconnects, from where it was. A stop (abort, {@code timeout}) stops the CLI's process tree and ends
- * the step only once it is gone, with the session recorded. Returns a plain map, usable in a sandboxed Pipeline.
+ * Runs the step the way {@code sh} runs a script: durable-task runs the CLI on the agent, detached, and the agent
+ * hands its events over as they come ({@link SessionDriver}). Nothing blocks the CPS VM thread or a restart: after a
+ * controller restart ({@link #onResume}) the session is followed again from where the log stopped; after an agent
+ * reconnects, from where it was. A stop (abort, {@code timeout}) stops the CLI and ends the step once it is gone (or
+ * when it cannot be reached), with the session recorded. Returns a plain map, usable in a sandboxed Pipeline.
  */
-final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl implements AgentSession.Access {
+final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl implements SessionDriver.Build {
     private static final long serialVersionUID = 1L;
     private static final Logger LOGGER = Logger.getLogger(CopilotAutopilotStepExecution.class.getName());
     /** How long a stop may take before the step ends anyway (the CLI could not be reached or would not stop). */
     private static final long STOP_DEADLINE_SECONDS = Long.getLong(CopilotAutopilotStepExecution.class.getName() + ".stopDeadlineSeconds", 60);
+    /** How long to wait before trying again to follow a session whose agent is not back yet after a restart. */
+    private static final long RESUME_RETRY_SECONDS = 5;
 
     private final transient CopilotAutopilotStep step;
-    /** Set once the CLI was started: all a restarted controller needs to follow it again. */
+    /** Set before the CLI is started, and again once it runs: what a restarted controller needs to follow it again. */
     private ResumeState state;
 
-    private transient volatile SessionFollower follower;
-    private transient volatile AgentSession session;
-    private transient volatile PollingScheduler.Handle handle;
+    private transient volatile SessionDriver driver;
     private transient volatile Throwable stopCause;
-    private transient volatile boolean completed;
     private transient TaskListener listener;
-    private transient boolean reportedUnreachable;
-    private transient long lastCheckpoint;
 
     CopilotAutopilotStepExecution(CopilotAutopilotStep step, StepContext context) {
         super(context);
@@ -64,6 +62,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     public boolean start() throws Exception {
         String invocationId = "node-" + getContext().get(FlowNode.class).getId();
         Authentication auth = Jenkins.getAuthentication2();
+        driver = new SessionDriver(invocationId, this);
         Following.starters().submit(() -> {
             try (ACLContext ignored = ACL.as2(auth)) {
                 launch(invocationId);
@@ -72,136 +71,199 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         return false;
     }
 
+    /** On a starter thread: prepares the session (maybe installing the CLI), then starts it unless the step was stopped. */
     private void launch(String invocationId) {
+        SessionDriver d = driver;
         try {
             StepContext context = getContext();
             EnvironmentExpander expander = context.get(EnvironmentExpander.class);
             Set<String> sensitive = expander == null ? Set.of() : expander.getSensitiveVariables();
-            AutopilotStepRunner.Started started = AutopilotStepRunner.start(step, context.get(Run.class),
-                    context.get(FilePath.class), context.get(EnvVars.class), launcher(), listener(), invocationId,
-                    sensitive, step.isPropagate(), this);
-            follower = started.follower();
-            session = started.session();
-            state = started.state();
-            if (session == null) {
-                complete(follower.result(), invocationId, step.isPropagate(), "FAILURE"); // it never started
+            AutopilotStepRunner.Prepared prepared = AutopilotStepRunner.prepare(step, context.get(Run.class),
+                    context.get(FilePath.class), context.get(EnvVars.class), launcher(), listener(), invocationId, sensitive,
+                    step.isPropagate());
+            state = prepared.state();
+            if (stopCause != null || d.isCompleted()) {
+                SessionResult aborted = prepared.follower().abortedBeforeStart();
+                if (d.isCompleted()) {
+                    d.recordOnly(aborted); // the step ended meanwhile (the stop's deadline): record the session anyway
+                } else {
+                    d.end(aborted);
+                }
                 return;
             }
-            if (stopCause != null) {
-                follower.requestAbort();
+            context.saveState(); // a restart from here on removes the launch folder, which stops a CLI that started
+            AgentSession session = AutopilotStepRunner.launch(prepared, launcher(), listener(), d);
+            if (session == null) {
+                d.end(prepared.follower().result()); // it could not start: the follower says why
+                return;
             }
+            if (d.isCompleted()) {
+                // the step ended while the CLI was being started (its stop's deadline passed): stop it, which
+                // removing its folders does, and record the session
+                Following.remoteCalls().execute(() -> {
+                    try {
+                        session.stopNow();
+                        session.cleanup();
+                    } catch (IOException | InterruptedException | RuntimeException e) {
+                        LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
+                    }
+                });
+                d.recordOnly(prepared.follower().abortedBeforeStart());
+                return;
+            }
+            state = state.started(session.location());
             context.saveState();
-            Following.running(this);
-            handle = Following.scheduler().submit(this::poll);
+            saveCheckpointNow(invocationId, prepared.follower());
+            d.follow(prepared.follower(), session);
+            if (stopCause != null) {
+                d.requestStop(); // stopped while it was starting
+            }
         } catch (Throwable e) {
-            completed = true;
+            if (d.isCompleted()) {
+                return;
+            }
+            failOnce(d, e);
+        }
+    }
+
+    private void saveCheckpointNow(String invocationId, SessionFollower follower) {
+        try {
+            AutopilotStepRunner.saveCheckpoint(getContext().get(Run.class), invocationId, follower.checkpoint());
+        } catch (IOException | InterruptedException e) {
+            LOGGER.log(Level.FINE, "could not save the first checkpoint of a Copilot session", e);
+        }
+    }
+
+    /** Ends the step with {@code e} unless it has ended already. */
+    private void failOnce(SessionDriver d, Throwable e) {
+        if (d.claimWithoutSession()) {
             getContext().onFailure(e);
         }
     }
 
-    /** One look at the session, on a shared follower thread. */
-    private PollingScheduler.Next poll() {
-        if (completed) {
-            return PollingScheduler.Next.DONE;
-        }
-        try {
-            if (follower == null && !resumeFollowing()) {
-                return completed ? PollingScheduler.Next.DONE : PollingScheduler.Next.LATER;
-            }
-            SessionFollower.Tick tick = follower.tick(session);
-            reportedUnreachable = false;
-            if (tick.finished()) {
-                complete(tick.result(), state.invocationId, state.propagate, state.resultWhenIncomplete);
-                return PollingScheduler.Next.DONE;
-            }
-            if (tick.gotData() && System.currentTimeMillis() - lastCheckpoint >= 1000) {
-                saveCheckpoint();
-            }
-            return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
-        } catch (AgentSession.GoneException e) {
-            complete(follower.lost(null, e.getMessage()), state.invocationId, state.propagate, state.resultWhenIncomplete);
-            return PollingScheduler.Next.DONE;
-        } catch (IOException e) {
-            return unreachable(e);
-        } catch (InterruptedException e) {
-            return PollingScheduler.Next.LATER;
-        } catch (RuntimeException e) {
-            LOGGER.log(Level.WARNING, "following a Copilot session failed", e);
-            return PollingScheduler.Next.LATER;
-        }
+    @Override
+    public void onResume() {
+        driver = new SessionDriver(state == null ? "unknown" : state.invocationId, this);
+        Following.starters().submit(this::resume);
     }
 
-    /** The agent cannot be reached: wait for it, unless the session should end anyway. */
-    private PollingScheduler.Next unreachable(IOException e) {
-        if (!reportedUnreachable) {
-            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
-            reportedUnreachable = true;
-        }
-        SessionFollower f = follower;
-        if (f != null && (stopCause != null || f.pastWallClockLimit())) {
-            SessionResult result = stopCause != null ? f.abortedUnreachable(e.getMessage()) : f.lost(null, e.getMessage());
-            complete(result, state.invocationId, state.propagate, state.resultWhenIncomplete);
-            return PollingScheduler.Next.DONE;
-        }
-        return PollingScheduler.Next.LATER;
-    }
-
-    /** After a controller restart: follow the session again, once its agent is back. */
-    private boolean resumeFollowing() throws IOException, InterruptedException {
-        if (state == null) {
-            completed = true;
-            getContext().onFailure(new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
-            return false;
-        }
-        AgentSession resumed = new AgentSession(state.location, this);
-        SessionFollower f = AutopilotStepRunner.resume(state, getContext().get(Run.class), getContext().get(EnvVars.class),
-                listener(), resumed);
-        session = resumed;
-        follower = f;
-        if (stopCause != null) {
-            f.requestAbort();
-        }
-        listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Resumed(
-                state.location.node.isEmpty() ? "the built-in node" : state.location.node));
-        return true;
-    }
-
-    /** Notes how far the log got, so a restarted controller goes on from there. */
-    void saveCheckpoint() {
-        SessionFollower f = follower;
+    /** After a controller restart, on a starter thread: follows the session again once its agent is back. */
+    private void resume() {
+        SessionDriver d = driver;
         ResumeState s = state;
-        if (f == null || s == null || completed) {
+        if (s == null) {
+            failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
             return;
         }
-        try {
-            AutopilotStepRunner.saveCheckpoint(getContext().get(Run.class), s.invocationId, f.checkpoint());
-            lastCheckpoint = System.currentTimeMillis();
-        } catch (IOException | InterruptedException e) {
-            LOGGER.log(Level.FINE, "could not save the checkpoint of a Copilot session", e);
-        }
-    }
-
-    private void complete(SessionResult result, String invocationId, boolean propagate, String resultWhenIncomplete) {
-        if (completed) {
-            return;
-        }
-        completed = true;
-        Following.done(this);
-        PollingScheduler.Handle h = handle;
-        if (h != null) {
-            h.cancel();
-        }
-        try {
-            AgentSession s = session;
-            if (s != null) {
+        if (s.location == null) {
+            // restarted while the CLI was being started: remove its launch folder, which stops it if it did start
+            FilePath launchFolder = FilePathUtils.find(s.launchNode, s.launchFolder);
+            if (launchFolder != null) {
                 try {
-                    s.cleanup();
-                } catch (IOException | RuntimeException e) {
-                    listener().getLogger().println(Messages.AutopilotStepRunner_CannotDeleteHome(s.location().controlFolder, e.getMessage()));
+                    AgentSession.deleteFolders(launchFolder);
+                } catch (IOException | InterruptedException e) {
+                    LOGGER.log(Level.FINE, "could not remove the launch folder of a Copilot session", e);
                 }
             }
-            Run<?, ?> run = getContext().get(Run.class);
-            AutopilotStepRunner.record(run, invocationId, result, listener());
+            failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
+            return;
+        }
+        try {
+            AgentSession session = new AgentSession(s.location, d);
+            SessionFollower follower = AutopilotStepRunner.resume(s, getContext().get(Run.class),
+                    getContext().get(EnvVars.class), listener(), session);
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Resumed(s.location.displayNode()));
+            d.follow(follower, session);
+            if (stopCause != null) {
+                d.requestStop();
+            }
+        } catch (AbortException e) {
+            // a credential is gone: nobody may follow this session any more, so it has to stop
+            stopUnfollowable(d, s, e);
+        } catch (IOException e) {
+            if (System.currentTimeMillis() - s.startedAtMillis > limitWithGraceMillis(s)) {
+                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
+                failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location.displayNode())));
+                return;
+            }
+            Timer.get().schedule(() -> Following.starters().submit(this::resume), RESUME_RETRY_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException | RuntimeException e) {
+            failOnce(d, e);
+        }
+    }
+
+    /** Past the wall-clock limit and the launch script's grace, the CLI has ended on the agent whatever happened. */
+    private static long limitWithGraceMillis(ResumeState s) {
+        return s.timeoutMillis == null ? Long.MAX_VALUE
+                : s.timeoutMillis + TimeUnit.SECONDS.toMillis(2L * io.jenkins.plugins.copilotautopilot.core.launch.LaunchScript.WATCHDOG_GRACE_SECONDS);
+    }
+
+    private void stopUnfollowable(SessionDriver d, ResumeState s, AbortException why) {
+        try {
+            AgentSession session = new AgentSession(s.location, d);
+            session.stopNow();
+            session.cleanup();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not stop a Copilot session that cannot be followed", e);
+        }
+        failOnce(d, why);
+    }
+
+    @Override
+    public void stop(Throwable cause) throws Exception {
+        if (stopCause == null) {
+            stopCause = cause;
+        }
+        SessionDriver d = driver;
+        if (d == null) {
+            getContext().onFailure(cause);
+            return;
+        }
+        d.requestStop();
+        // a stop ends the step once the CLI is gone; if that cannot be done, the step ends anyway, with the session
+        // recorded as ABORTED (the CLI may still run: the log says so, and its watchdog ends it at the latest limit)
+        Timer.get().schedule(() -> {
+            if (d.isCompleted()) {
+                return;
+            }
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StopTimedOut(STOP_DEADLINE_SECONDS));
+            SessionFollower f = d.follower();
+            if (f != null) {
+                d.end(f.abortedUnreachable(Messages.CopilotAutopilotStepExecution_NoStopWithin(STOP_DEADLINE_SECONDS)));
+            } else if (d.claimWithoutSession()) {
+                getContext().onFailure(cause);
+            }
+        }, STOP_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    // ---- SessionDriver.Build ----
+
+    @Override
+    public Run<?, ?> run() throws IOException, InterruptedException {
+        return getContext().get(Run.class);
+    }
+
+    @Override
+    public boolean agentTextInConsole() {
+        ResumeState s = state;
+        return s == null || s.agentTextInConsole;
+    }
+
+    @Override
+    public void checkpoint(Checkpoint checkpoint) throws IOException, InterruptedException {
+        ResumeState s = state;
+        if (s != null) {
+            AutopilotStepRunner.saveCheckpoint(run(), s.invocationId, checkpoint);
+        }
+    }
+
+    /** How the session's end ends the step (a recorder thread; the session is recorded). */
+    @Override
+    public void ended(SessionResult result) {
+        ResumeState s = state;
+        boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate;
+        String resultWhenIncomplete = s == null ? "FAILURE" : s.resultWhenIncomplete;
+        try {
             BuildVerdict verdict = AutopilotStepRunner.verdict(result, resultWhenIncomplete);
             if (verdict == BuildVerdict.ABORTED) {
                 Throwable cause = stopCause;
@@ -217,7 +279,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
                 listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Warning(result.outcome().name(), result.reason()));
                 if (verdict == BuildVerdict.UNSTABLE) {
                     getContext().get(FlowNode.class).addOrReplaceAction(new WarningAction(Result.UNSTABLE).withMessage(result.reason()));
-                    run.setResult(Result.UNSTABLE);
+                    run().setResult(Result.UNSTABLE);
                 }
             }
             getContext().onSuccess(new LinkedHashMap<>(result.toMap()));
@@ -227,45 +289,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     }
 
     @Override
-    public void stop(Throwable cause) throws Exception {
-        if (stopCause == null) {
-            stopCause = cause;
-        }
-        SessionFollower f = follower;
-        if (f != null) {
-            f.requestAbort();
-        }
-        PollingScheduler.Handle h = handle;
-        if (h != null) {
-            h.wake();
-        }
-        // a stop ends the step once the CLI is gone; if that cannot be done, the step ends anyway
-        Timer.get().schedule(() -> {
-            if (!completed) {
-                completed = true;
-                Following.done(this);
-                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StopTimedOut(STOP_DEADLINE_SECONDS));
-                getContext().onFailure(cause);
-            }
-        }, STOP_DEADLINE_SECONDS, TimeUnit.SECONDS);
-    }
-
-    @Override
-    public void onResume() {
-        Following.running(this);
-        handle = Following.scheduler().submit(this::poll);
-    }
-
-    @Override
     public String getStatus() {
-        ResumeState s = state;
-        SessionFollower f = follower;
-        if (s == null) {
-            return "starting the Copilot CLI";
-        }
-        return "following the Copilot CLI in " + s.location.controlFolder + " on "
-                + (s.location.node.isEmpty() ? "the built-in node" : s.location.node)
-                + (f == null ? " (waiting to resume)" : ": " + f.state().events() + " events");
+        SessionDriver d = driver;
+        return d == null ? "starting the Copilot CLI" : d.status();
     }
 
     @Override
@@ -290,5 +316,10 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             }
         }
         return listener;
+    }
+
+    /** For {@link Following#running()}: the session's driver, once there is one. */
+    SessionDriver driver() {
+        return driver;
     }
 }

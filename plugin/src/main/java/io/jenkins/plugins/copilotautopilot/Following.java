@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import hudson.init.Terminator;
+import hudson.util.ClassLoaderSanityThreadFactory;
 import hudson.util.DaemonThreadFactory;
 import hudson.util.NamingThreadFactory;
 import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
@@ -8,42 +9,88 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The controller's threads for Copilot sessions: a few shared threads follow every running session (their
- * number does not grow with the sessions), and a pool starts and resumes them (which may install the CLI). On
- * shutdown each running Pipeline session notes how far it got, so that the restarted controller continues
- * its log exactly there.
+ * The controller's threads for Copilot sessions, none of which waits on an agent without a time limit:
+ * <ul>
+ * <li>a few shared threads look at every running session ({@link #scheduler()}; their number does not grow with the
+ * sessions, and they never call an agent);</li>
+ * <li>a bounded pool calls the agents: checks, reads, stops, clean-ups ({@link #remoteCalls()}; each call limited in
+ * time, one at a time per session);</li>
+ * <li>a bounded pool records ended sessions on their builds ({@link #recorders()}: compressing a journal, saving the
+ * build);</li>
+ * <li>a pool starts and resumes sessions ({@link #starters()}; starting may install the CLI).</li>
+ * </ul>
+ * Their threads are made without the class loader of the thread that happens to need one (a Pipeline's), so that
+ * they pin no build's classes. On shutdown each running Pipeline session notes how far it got, so that the restarted
+ * controller continues its log exactly there.
  */
 public final class Following {
     private static final int THREADS = Integer.getInteger(Following.class.getName() + ".threads", 4);
+    private static final int REMOTE_THREADS = Integer.getInteger(Following.class.getName() + ".remoteThreads", 16);
+    private static final int RECORDER_THREADS = Integer.getInteger(Following.class.getName() + ".recorderThreads", 2);
     private static PollingScheduler scheduler;
+    private static ExecutorService remoteCalls;
+    private static ExecutorService recorders;
     private static ExecutorService starters;
-    private static final Set<CopilotAutopilotStepExecution> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final Set<SessionDriver> RUNNING = ConcurrentHashMap.newKeySet();
 
     private Following() {
     }
 
     static synchronized PollingScheduler scheduler() {
         if (scheduler == null) {
-            scheduler = new PollingScheduler(THREADS, AutopilotStepRunner.TIMINGS, "Copilot Autopilot follower");
+            scheduler = new PollingScheduler(THREADS, AutopilotStepRunner.TIMINGS, threads("Copilot Autopilot follower"));
         }
         return scheduler;
     }
 
+    static synchronized ExecutorService remoteCalls() {
+        if (remoteCalls == null) {
+            remoteCalls = bounded(REMOTE_THREADS, "Copilot Autopilot agent call");
+        }
+        return remoteCalls;
+    }
+
+    static synchronized ExecutorService recorders() {
+        if (recorders == null) {
+            recorders = bounded(RECORDER_THREADS, "Copilot Autopilot recorder");
+        }
+        return recorders;
+    }
+
     static synchronized ExecutorService starters() {
         if (starters == null) {
-            starters = Executors.newCachedThreadPool(new NamingThreadFactory(new DaemonThreadFactory(), "Copilot Autopilot starter"));
+            starters = Executors.newCachedThreadPool(threads("Copilot Autopilot starter"));
         }
         return starters;
     }
 
-    static void running(CopilotAutopilotStepExecution execution) {
-        RUNNING.add(execution);
+    private static ExecutorService bounded(int size, String name) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(size, size, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads(name));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
-    static void done(CopilotAutopilotStepExecution execution) {
-        RUNNING.remove(execution);
+    private static ThreadFactory threads(String name) {
+        return new NamingThreadFactory(new ClassLoaderSanityThreadFactory(new DaemonThreadFactory()), name);
+    }
+
+    static void running(SessionDriver driver) {
+        RUNNING.add(driver);
+    }
+
+    static void done(SessionDriver driver) {
+        RUNNING.remove(driver);
+    }
+
+    /** The sessions being followed now (diagnostics, agents coming back online). */
+    static Set<SessionDriver> running() {
+        return Set.copyOf(RUNNING);
     }
 
     @Terminator
@@ -52,10 +99,14 @@ public final class Following {
             scheduler.close();
             scheduler = null;
         }
-        RUNNING.forEach(CopilotAutopilotStepExecution::saveCheckpoint);
-        if (starters != null) {
-            starters.shutdownNow();
-            starters = null;
+        RUNNING.forEach(SessionDriver::saveCheckpoint);
+        for (ExecutorService pool : new ExecutorService[] {starters, remoteCalls, recorders}) {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
         }
+        starters = null;
+        remoteCalls = null;
+        recorders = null;
     }
 }

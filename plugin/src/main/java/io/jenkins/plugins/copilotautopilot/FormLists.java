@@ -35,16 +35,27 @@ final class FormLists {
     }
 
     /**
-     * A submitted step form, ready to bind: text areas become lists, and the empty "global setting" entry of
-     * "allow all tools" leaves the field unset (null), so that the global default applies; "true" and "false" are
-     * explicit. Empty numbers and selections bind to null through their setters.
+     * A submitted step form, ready to bind: text areas become lists, and the empty "global setting" entry of a yes/no
+     * choice ("allow all tools", "agent text in the console") leaves the field unset (null), so that the global default
+     * applies; "true" and "false" are explicit. Empty numbers and selections bind to null through their setters.
      */
     static JSONObject fromForm(JSONObject formData) {
-        Object allowAllTools = formData.opt("allowAllTools");
-        if (allowAllTools == null || allowAllTools instanceof String text && text.isBlank()) {
-            formData.remove("allowAllTools");
+        for (String choice : new String[] {"allowAllTools", "agentTextInConsole"}) {
+            Object value = formData.opt(choice);
+            if (value == null || value instanceof String text && text.isBlank()) {
+                formData.remove(choice);
+            }
         }
         return textAreasToArrays(formData);
+    }
+
+    /** A form holding a task's settings under {@code field} (the Freestyle step's, the global defaults): as {@link #fromForm}. */
+    static JSONObject nestedFromForm(JSONObject formData, String field) {
+        JSONObject nested = formData.optJSONObject(field);
+        if (nested != null) {
+            formData.put(field, fromForm(nested));
+        }
+        return formData;
     }
 
     /** Turns the text-area strings of a submitted form into JSON arrays, so they bind to the list setters. */

@@ -5,13 +5,19 @@ import java.util.ArrayList;
 import java.util.Collection;
 
 /**
- * What a running session leaves in the Pipeline's saved state, so that a restarted controller can follow it
- * again: where it runs, when it started, its limits, and where its secrets come from (never the secrets).
+ * What a session leaves in the Pipeline's saved state, so that a restarted controller can follow it again: where it
+ * runs, when it started, its limits, and where its secrets come from (never the secrets). Saved once before the CLI
+ * is started (without a location: a restart then removes the launch folder, which stops a CLI that had started) and
+ * once it runs.
  */
 final class ResumeState implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     final String invocationId;
+    /** The agent and the launch folder: known before the CLI starts. */
+    final String launchNode;
+    final String launchFolder;
+    /** Where the session runs, once it was started; null before. */
     final AgentSession.Location location;
     final long startedAtMillis;
     /** The wall-clock limit in milliseconds, or null for none. */
@@ -32,12 +38,17 @@ final class ResumeState implements Serializable {
     final Double maxPremiumRequests;
     /** The budget: the most tokens, or null. */
     final Long maxTokens;
+    /** Whether what the agent writes is printed in the console (else only the session page shows it, to some). */
+    final boolean agentTextInConsole;
 
-    ResumeState(String invocationId, AgentSession.Location location, long startedAtMillis, Long timeoutMillis,
+    ResumeState(String invocationId, String launchNode, String launchFolder, AgentSession.Location location,
+                long startedAtMillis, Long timeoutMillis,
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
-                Double maxPremiumRequests, Long maxTokens) {
+                Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole) {
         this.invocationId = invocationId;
+        this.launchNode = launchNode;
+        this.launchFolder = launchFolder;
         this.location = location;
         this.startedAtMillis = startedAtMillis;
         this.timeoutMillis = timeoutMillis;
@@ -49,5 +60,13 @@ final class ResumeState implements Serializable {
         this.propagate = propagate;
         this.maxPremiumRequests = maxPremiumRequests;
         this.maxTokens = maxTokens;
+        this.agentTextInConsole = agentTextInConsole;
+    }
+
+    /** The same, once the session runs at {@code where}. */
+    ResumeState started(AgentSession.Location where) {
+        return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
+                tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
+                maxTokens, agentTextInConsole);
     }
 }

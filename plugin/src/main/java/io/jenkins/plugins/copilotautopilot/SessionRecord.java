@@ -7,6 +7,7 @@ import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
@@ -49,8 +50,16 @@ public final class SessionRecord implements Serializable {
     private final Long cacheReadTokens;
     /** The first {@value #MAX_FILES} files the agent changed in the git work tree (the journal has them all). */
     private final ArrayList<ChangedFileRecord> changedFiles;
+    /** What the agent wrote was kept out of the console: only readers of the workspace see its summary and words. */
+    private final boolean agentTextPrivate;
+    /** What the log warned of (a budget that could not be enforced), one line each. */
+    private final ArrayList<String> warnings;
 
     SessionRecord(String invocationId, String journalFile, SessionResult r) {
+        this(invocationId, journalFile, r, false);
+    }
+
+    SessionRecord(String invocationId, String journalFile, SessionResult r, boolean agentTextPrivate) {
         this.invocationId = invocationId;
         this.journalFile = journalFile;
         this.outcome = r.outcome().name();
@@ -78,6 +87,50 @@ public final class SessionRecord implements Serializable {
                 changedFiles.add(new ChangedFileRecord(file));
             }
         }
+        this.agentTextPrivate = agentTextPrivate;
+        this.warnings = new ArrayList<>();
+        r.warnings().forEach(w -> warnings.add(cut(w)));
+    }
+
+    private SessionRecord(SessionRecord r, String summary) {
+        this.invocationId = r.invocationId;
+        this.journalFile = r.journalFile;
+        this.outcome = r.outcome;
+        this.reason = r.reason;
+        this.summary = summary;
+        this.turns = r.turns;
+        this.toolCalls = r.toolCalls;
+        this.failedToolCalls = r.failedToolCalls;
+        this.deniedToolCalls = r.deniedToolCalls;
+        this.nudges = r.nudges;
+        this.premiumRequests = r.premiumRequests;
+        this.durationMillis = r.durationMillis;
+        this.sessionId = r.sessionId;
+        this.exitCode = r.exitCode;
+        this.model = r.model;
+        this.linesAdded = r.linesAdded;
+        this.linesRemoved = r.linesRemoved;
+        this.filesModified = r.filesModified;
+        this.inputTokens = r.inputTokens;
+        this.outputTokens = r.outputTokens;
+        this.cacheReadTokens = r.cacheReadTokens;
+        this.changedFiles = r.changedFiles;
+        this.agentTextPrivate = r.agentTextPrivate;
+        this.warnings = r.warnings;
+    }
+
+    /** This session as shown to a reader who may not see what the agent wrote: without its summary. */
+    SessionRecord withoutAgentText() {
+        return new SessionRecord(this, null);
+    }
+
+    public boolean isAgentTextPrivate() {
+        return agentTextPrivate;
+    }
+
+    @Exported
+    public List<String> getWarnings() {
+        return warnings == null ? List.of() : Collections.unmodifiableList(warnings);
     }
 
     /**
@@ -211,7 +264,7 @@ public final class SessionRecord implements Serializable {
     /** {@code 1,234 in / 56 out}, or null without usage records. */
     public String getTokensText() {
         return inputTokens == null ? null : String.format(java.util.Locale.ROOT, "%,d in / %,d out", inputTokens,
-                outputTokens == null ? 0 : outputTokens);
+                java.util.Objects.requireNonNullElse(outputTokens, 0L));
     }
 
     /** CSS class for the outcome (derived from the outcome name only). */

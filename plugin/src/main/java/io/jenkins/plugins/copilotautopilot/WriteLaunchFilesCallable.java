@@ -9,16 +9,16 @@ import java.util.Map;
 import jenkins.MasterToSlaveFileCallable;
 
 /**
- * On the agent: creates a session's control folder, readable by the agent's user only, and writes the launch
+ * On the agent: creates a session's launch folder, readable by the agent's user only, and writes the launch
  * files (the task, the arguments, the variables) in one round trip. The files are data: nothing in them is
  * ever run by a shell.
  */
-final class WriteControlFolderCallable extends MasterToSlaveFileCallable<Void> {
+final class WriteLaunchFilesCallable extends MasterToSlaveFileCallable<Void> {
     private static final long serialVersionUID = 1L;
 
     private final LinkedHashMap<String, byte[]> files;
 
-    WriteControlFolderCallable(Map<String, byte[]> files) {
+    WriteLaunchFilesCallable(Map<String, byte[]> files) {
         this.files = new LinkedHashMap<>(files);
     }
 

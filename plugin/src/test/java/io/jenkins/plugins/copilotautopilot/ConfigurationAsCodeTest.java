@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.tools.InstallSourceProperty;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
+import io.jenkins.plugins.casc.ConfigurationAsCode;
 import io.jenkins.plugins.casc.ConfigurationContext;
 import io.jenkins.plugins.casc.ConfiguratorRegistry;
 import io.jenkins.plugins.casc.misc.ConfiguredWithCode;
@@ -18,29 +19,42 @@ import io.jenkins.plugins.casc.misc.JenkinsConfiguredWithCodeRule;
 import io.jenkins.plugins.casc.misc.Util;
 import io.jenkins.plugins.casc.misc.junit.jupiter.WithJenkinsConfiguredWithCode;
 import io.jenkins.plugins.casc.model.CNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
-/** The README's Configuration as Code example: imported as written, exported back with the same values. */
+/** The README's Configuration as Code example: imported as written there, exported back with the same values. */
 @WithJenkinsConfiguredWithCode
 class ConfigurationAsCodeTest {
+    @TempDir
+    Path tmp;
 
     @Test
-    @ConfiguredWithCode("configuration-as-code.yml")
-    void importsTheDefaultsAndTheToolAndExportsThemBack(JenkinsConfiguredWithCodeRule r) throws Exception {
-        CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        assertEquals("copilot-1.0.102", config.getInstallation());
-        assertEquals("copilot-token", config.getCredentialsId());
-        assertEquals("gpt-5", config.getModel());
-        assertThat(config.getAllowTools(), contains("shell(mvn:*)", "write"));
-        assertThat(config.getDenyTools(), contains("shell(git push)"));
-        assertEquals(Integer.valueOf(30), config.getTimeout());
-        assertEquals(Integer.valueOf(5), config.getInactivityTimeout());
-        assertEquals("UNSTABLE", config.getResultWhenIncomplete());
-        assertFalse(config.isAllowAllTools());
+    void importsTheReadmeExampleAndExportsItBack(JenkinsConfiguredWithCodeRule r) throws Exception {
+        Path yaml = Files.writeString(tmp.resolve("jenkins.yaml"), ReadmeBlocks.block("jcasc"));
+        ConfigurationAsCode.get().configure(yaml.toUri().toString());
+
+        CopilotAutopilotStep defaults = CopilotAutopilotConfiguration.get().getDefaults();
+        assertEquals("copilot-1.0.102", defaults.getInstallation());
+        assertEquals("copilot-token", defaults.getCredentialsId());
+        assertEquals("gpt-5", defaults.getModel());
+        assertThat(defaults.getAllowTools(), contains("shell(mvn:*)", "write"));
+        assertThat(defaults.getDenyTools(), contains("shell(git push)"));
+        assertEquals(Integer.valueOf(30), defaults.getTimeout());
+        assertEquals(Integer.valueOf(5), defaults.getInactivityTimeout());
+        assertEquals("UNSTABLE", defaults.getResultWhenIncomplete());
+        assertEquals(Long.valueOf(5_000_000), defaults.getMaxTokens());
+        assertEquals(Boolean.FALSE, defaults.getAgentTextInConsole());
+        assertNull(defaults.getAllowAllTools(), "not set: off");
+        // imported once, and saved: Configuration as Code never saves a descriptor itself
+        CopilotAutopilotConfiguration reloaded = new CopilotAutopilotConfiguration();
+        assertEquals("gpt-5", reloaded.getDefaults().getModel());
+        assertEquals(Long.valueOf(5_000_000), reloaded.getDefaults().getMaxTokens());
 
         CopilotCliInstallation[] tools = r.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class).getInstallations();
         assertEquals(1, tools.length);
@@ -52,7 +66,9 @@ class ConfigurationAsCodeTest {
 
         ConfigurationContext context = new ConfigurationContext(ConfiguratorRegistry.get());
         CNode exported = Util.getUnclassifiedRoot(context).get("copilotAutopilot");
-        Map<String, Object> values = new Yaml().load(Util.toYamlString(exported));
+        Map<String, Object> root = new Yaml().load(Util.toYamlString(exported));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> values = (Map<String, Object>) root.get("defaults");
         assertEquals("copilot-1.0.102", values.get("installation"));
         assertEquals("copilot-token", values.get("credentialsId"));
         assertEquals("gpt-5", values.get("model"));
@@ -60,6 +76,8 @@ class ConfigurationAsCodeTest {
         assertEquals(List.of("shell(git push)"), values.get("denyTools"));
         assertEquals(30, values.get("timeout"));
         assertEquals("UNSTABLE", values.get("resultWhenIncomplete"));
+        assertEquals(false, values.get("agentTextInConsole"));
+        assertFalse(values.containsKey("prompt"), "a task's own settings are not defaults: " + values);
 
         // the checksum belongs to one version: the export names it, even when it is the version this plugin pins
         assertEquals("1.0.102", CliLocator.PINNED_VERSION, "the README's example uses the pinned version");

@@ -64,10 +64,10 @@ class ConfigurationPagesTest {
     @Test
     void theSystemPageRendersOurSectionAndSavesIt() throws Exception {
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        config.setInstallation(TOOL);
-        config.setCredentialsId("copilot-token");
-        config.setTimeout(30);
-        config.setResultWhenIncomplete("UNSTABLE");
+        config.getDefaults().setInstallation(TOOL);
+        config.getDefaults().setCredentialsId("copilot-token");
+        config.getDefaults().setTimeout(30);
+        config.getDefaults().setResultWhenIncomplete("UNSTABLE");
 
         JenkinsRule.WebClient wc = j.createWebClient();
         HtmlPage page = wc.goTo("configure");
@@ -85,10 +85,10 @@ class ConfigurationPagesTest {
         j.submit(form, "Submit");
 
         CopilotAutopilotConfiguration after = CopilotAutopilotConfiguration.get();
-        assertEquals(TOOL, after.getInstallation());
-        assertEquals("copilot-token", after.getCredentialsId());
-        assertEquals(Integer.valueOf(30), after.getTimeout());
-        assertEquals("UNSTABLE", after.getResultWhenIncomplete());
+        assertEquals(TOOL, after.getDefaults().getInstallation());
+        assertEquals("copilot-token", after.getDefaults().getCredentialsId());
+        assertEquals(Integer.valueOf(30), after.getDefaults().getTimeout());
+        assertEquals("UNSTABLE", after.getDefaults().getResultWhenIncomplete());
     }
 
     @Test
@@ -96,13 +96,13 @@ class ConfigurationPagesTest {
         j.configRoundtrip();
 
         CopilotAutopilotConfiguration after = CopilotAutopilotConfiguration.get();
-        assertNull(after.getInstallation());
-        assertNull(after.getResultWhenIncomplete(), "not FAILURE: a value nobody chose");
-        assertNull(after.getTimeout());
-        assertNull(after.getInactivityTimeout());
-        assertNull(after.getMaxAutopilotContinues());
-        assertNull(after.getProviderType());
-        assertNull(after.getProviderWireApi());
+        assertNull(after.getDefaults().getInstallation());
+        assertNull(after.getDefaults().getResultWhenIncomplete(), "not FAILURE: a value nobody chose");
+        assertNull(after.getDefaults().getTimeout());
+        assertNull(after.getDefaults().getInactivityTimeout());
+        assertNull(after.getDefaults().getMaxAutopilotContinues());
+        assertNull(after.getDefaults().getProviderType());
+        assertNull(after.getDefaults().getProviderWireApi());
     }
 
     @Test
@@ -126,9 +126,9 @@ class ConfigurationPagesTest {
 
     @Test
     void anUnchangedFreestyleStepKeepsEveryGlobalDefault() throws Exception {
-        CopilotAutopilotConfiguration.get().setResultWhenIncomplete("UNSTABLE");
+        CopilotAutopilotConfiguration.get().getDefaults().setResultWhenIncomplete("UNSTABLE");
         FreeStyleProject p = j.createFreeStyleProject();
-        p.getBuildersList().add(new CopilotAutopilotBuilder("Fix the build"));
+        p.getBuildersList().add(new CopilotAutopilotBuilder(new CopilotAutopilotStep("Fix the build")));
 
         JenkinsRule.WebClient wc = j.createWebClient();
         HtmlPage page = wc.getPage(p, "configure");
@@ -142,38 +142,38 @@ class ConfigurationPagesTest {
         j.submit(form, "Submit");
 
         CopilotAutopilotBuilder after = p.getBuildersList().get(CopilotAutopilotBuilder.class);
-        assertEquals("Fix the build", after.getPrompt());
-        assertNull(after.getResultWhenIncomplete(), "the administrator's UNSTABLE stays in charge");
-        assertNull(after.getAllowAllTools());
-        assertNull(after.getInstallation());
-        assertNull(after.getProviderType());
-        assertNull(after.getProviderWireApi());
-        assertNull(after.getMaxAutopilotContinues());
-        assertNull(after.getTimeout());
-        assertNull(after.getInactivityTimeout());
-        assertNull(after.getCredentialsId());
+        assertEquals("Fix the build", after.getTask().getPrompt());
+        assertNull(after.getTask().getResultWhenIncomplete(), "the administrator's UNSTABLE stays in charge");
+        assertNull(after.getTask().getAllowAllTools());
+        assertNull(after.getTask().getInstallation());
+        assertNull(after.getTask().getProviderType());
+        assertNull(after.getTask().getProviderWireApi());
+        assertNull(after.getTask().getMaxAutopilotContinues());
+        assertNull(after.getTask().getTimeout());
+        assertNull(after.getTask().getInactivityTimeout());
+        assertNull(after.getTask().getCredentialsId());
     }
 
     @Test
     void explicitValuesSurviveTheFreestyleForm() throws Exception {
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Fix the build");
-        builder.setAllowAllTools(false);
-        builder.setResultWhenIncomplete("SUCCESS");
-        builder.setInstallation(TOOL);
-        builder.setProviderBaseUrl("http://127.0.0.1:11434/v1");
-        builder.setProviderType("anthropic");
-        builder.setTimeout(0);
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Fix the build"));
+        builder.getTask().setAllowAllTools(false);
+        builder.getTask().setResultWhenIncomplete("SUCCESS");
+        builder.getTask().setInstallation(TOOL);
+        builder.getTask().setProviderBaseUrl("http://127.0.0.1:11434/v1");
+        builder.getTask().setProviderType("anthropic");
+        builder.getTask().setTimeout(0);
 
         CopilotAutopilotBuilder after = j.configRoundtrip(builder);
 
         j.assertEqualDataBoundBeans(builder, after);
-        assertEquals(Boolean.FALSE, after.getAllowAllTools(), "an explicit 'no' is kept, not turned into the default");
-        assertEquals(Integer.valueOf(0), after.getTimeout());
+        assertEquals(Boolean.FALSE, after.getTask().getAllowAllTools(), "an explicit 'no' is kept, not turned into the default");
+        assertEquals(Integer.valueOf(0), after.getTask().getTimeout());
     }
 
     @Test
     void theSnippetGeneratorRendersTheStepAndGeneratesOnlyWhatWasSet() throws Exception {
-        CopilotAutopilotConfiguration.get().setResultWhenIncomplete("UNSTABLE");
+        CopilotAutopilotConfiguration.get().getDefaults().setResultWhenIncomplete("UNSTABLE");
         WorkflowJob job = TestPipelines.create(j, "echo 'x'");
         JenkinsRule.WebClient wc = j.createWebClient();
         HtmlPage page = wc.getPage(job, "pipeline-syntax");

@@ -35,9 +35,9 @@ class CopilotAutopilotBuilderTest {
     }
 
     private CopilotAutopilotBuilder builder(Path cli) {
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Create hello.txt");
-        builder.setCredentialsId("copilot-token");
-        builder.setCopilotPath(cli.toString());
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Create hello.txt"));
+        builder.getTask().setCredentialsId("copilot-token");
+        builder.getTask().setCopilotPath(cli.toString());
         return builder;
     }
 
@@ -59,7 +59,7 @@ class CopilotAutopilotBuilderTest {
         j.assertLogContains("Copilot autopilot INCOMPLETE", failed);
 
         CopilotAutopilotBuilder unstable = builder(cli);
-        unstable.setResultWhenIncomplete("UNSTABLE");
+        unstable.getTask().setResultWhenIncomplete("UNSTABLE");
         FreeStyleBuild b = j.assertBuildStatus(Result.UNSTABLE, project(unstable).scheduleBuild2(0));
         j.assertLogContains("WARNING: Copilot autopilot INCOMPLETE: The agent stopped without calling task_complete", b);
     }
@@ -79,19 +79,19 @@ class CopilotAutopilotBuilderTest {
 
     @Test
     void configRoundTrip() throws Exception {
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Update the dependencies");
-        builder.setModel("gpt-5");
-        builder.setCredentialsId("copilot-token");
-        builder.setAllowTools(List.of("shell(npm install)", "write"));
-        builder.setDenyTools(List.of("shell(git push)"));
-        builder.setMaxAutopilotContinues(2);
-        builder.setTimeout(20);
-        builder.setResultWhenIncomplete("UNSTABLE");
-        builder.setWorkingDirectory("frontend");
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Update the dependencies"));
+        builder.getTask().setModel("gpt-5");
+        builder.getTask().setCredentialsId("copilot-token");
+        builder.getTask().setAllowTools(List.of("shell(npm install)", "write"));
+        builder.getTask().setDenyTools(List.of("shell(git push)"));
+        builder.getTask().setMaxAutopilotContinues(2);
+        builder.getTask().setTimeout(20);
+        builder.getTask().setResultWhenIncomplete("UNSTABLE");
+        builder.getTask().setWorkingDirectory("frontend");
 
         CopilotAutopilotBuilder after = j.configRoundtrip(builder);
 
         j.assertEqualDataBoundBeans(builder, after);
-        assertThat(after.getAllowTools(), contains("shell(npm install)", "write"));
+        assertThat(after.getTask().getAllowTools(), contains("shell(npm install)", "write"));
     }
 }

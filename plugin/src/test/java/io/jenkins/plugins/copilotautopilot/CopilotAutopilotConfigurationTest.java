@@ -5,18 +5,24 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import hudson.XmlFile;
+import hudson.model.Saveable;
+import hudson.model.listeners.SaveableListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.htmlunit.html.HtmlForm;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.TestExtension;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
 /** The global defaults: the System page form, and how a step's own values combine with them. */
@@ -43,39 +49,69 @@ class CopilotAutopilotConfigurationTest {
         return Files.readAllLines(tmp.resolve("args.txt"));
     }
 
+    /** Counts the saves of the global defaults. */
+    @TestExtension("theSystemPageSavesTheDefaultsOncePerSubmit")
+    public static final class Saves extends SaveableListener {
+        static final AtomicInteger COUNT = new AtomicInteger();
+
+        @Override
+        public void onChange(Saveable o, XmlFile file) {
+            if (o instanceof CopilotAutopilotConfiguration) {
+                COUNT.incrementAndGet();
+            }
+        }
+    }
+
+    @Test
+    void theSystemPageSavesTheDefaultsOncePerSubmit() throws Exception {
+        CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
+        defaults.setModel("gpt-5");
+        defaults.setTimeout(30);
+        defaults.setAllowTools(List.of("shell(mvn:*)", "write"));
+        defaults.setMaxTokens(5_000_000L);
+        CopilotAutopilotConfiguration.get().setDefaults(defaults); // a script or Configuration as Code: saved at once
+        assertEquals(1, Saves.COUNT.get());
+
+        j.submit(j.createWebClient().goTo("configure").getFormByName("config"));
+
+        assertEquals(2, Saves.COUNT.get(), "one more save for the whole form, not one per setting");
+        assertEquals("gpt-5", CopilotAutopilotConfiguration.get().getDefaults().getModel());
+        assertEquals(Long.valueOf(5_000_000), new CopilotAutopilotConfiguration().getDefaults().getMaxTokens(), "saved to disk");
+    }
+
     @Test
     void theSystemPageKeepsEverySetting() throws Exception {
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        config.setCredentialsId("copilot-token");
-        config.setModel("gpt-5");
-        config.setMaxAutopilotContinues(3);
-        config.setAllowTools(List.of("shell(mvn:*)", "write"));
-        config.setDenyTools(List.of("shell(git push)"));
-        config.setTimeout(30);
-        config.setInactivityTimeout(5);
-        config.setResultWhenIncomplete("UNSTABLE");
-        config.setProviderBaseUrl("http://127.0.0.1:11434/v1");
-        config.setProviderType("openai");
-        config.setProviderCredentialsId("provider-key");
-        config.setOffline(true);
+        config.getDefaults().setCredentialsId("copilot-token");
+        config.getDefaults().setModel("gpt-5");
+        config.getDefaults().setMaxAutopilotContinues(3);
+        config.getDefaults().setAllowTools(List.of("shell(mvn:*)", "write"));
+        config.getDefaults().setDenyTools(List.of("shell(git push)"));
+        config.getDefaults().setTimeout(30);
+        config.getDefaults().setInactivityTimeout(5);
+        config.getDefaults().setResultWhenIncomplete("UNSTABLE");
+        config.getDefaults().setProviderBaseUrl("http://127.0.0.1:11434/v1");
+        config.getDefaults().setProviderType("openai");
+        config.getDefaults().setProviderCredentialsId("provider-key");
+        config.getDefaults().setOffline(true);
 
         HtmlForm form = j.createWebClient().goTo("configure").getFormByName("config");
         j.submit(form);
 
         CopilotAutopilotConfiguration after = CopilotAutopilotConfiguration.get();
-        assertEquals("copilot-token", after.getCredentialsId());
-        assertEquals("gpt-5", after.getModel());
-        assertEquals(Integer.valueOf(3), after.getMaxAutopilotContinues());
-        assertFalse(after.isAllowAllTools());
-        assertThat(after.getAllowTools(), contains("shell(mvn:*)", "write"));
-        assertThat(after.getDenyTools(), contains("shell(git push)"));
-        assertEquals(Integer.valueOf(30), after.getTimeout());
-        assertEquals(Integer.valueOf(5), after.getInactivityTimeout());
-        assertEquals("UNSTABLE", after.getResultWhenIncomplete());
-        assertEquals("http://127.0.0.1:11434/v1", after.getProviderBaseUrl());
-        assertEquals("openai", after.getProviderType());
-        assertEquals("provider-key", after.getProviderCredentialsId());
-        assertTrue(after.isOffline());
+        assertEquals("copilot-token", after.getDefaults().getCredentialsId());
+        assertEquals("gpt-5", after.getDefaults().getModel());
+        assertEquals(Integer.valueOf(3), after.getDefaults().getMaxAutopilotContinues());
+        assertNull(after.getDefaults().getAllowAllTools(), "not set: off");
+        assertThat(after.getDefaults().getAllowTools(), contains("shell(mvn:*)", "write"));
+        assertThat(after.getDefaults().getDenyTools(), contains("shell(git push)"));
+        assertEquals(Integer.valueOf(30), after.getDefaults().getTimeout());
+        assertEquals(Integer.valueOf(5), after.getDefaults().getInactivityTimeout());
+        assertEquals("UNSTABLE", after.getDefaults().getResultWhenIncomplete());
+        assertEquals("http://127.0.0.1:11434/v1", after.getDefaults().getProviderBaseUrl());
+        assertEquals("openai", after.getDefaults().getProviderType());
+        assertEquals("provider-key", after.getDefaults().getProviderCredentialsId());
+        assertTrue(after.getDefaults().isOffline());
         assertThat(Files.readString(j.jenkins.getRootDir().toPath().resolve(CopilotAutopilotConfiguration.class.getName() + ".xml")),
                 not(containsString(ADMIN_PROVIDER_KEY)));
     }
@@ -88,7 +124,7 @@ class CopilotAutopilotConfigurationTest {
         run(step);
         assertFalse(cliArguments().contains("--allow-all-tools"), "off unless an administrator turns it on");
 
-        CopilotAutopilotConfiguration.get().setAllowAllTools(true);
+        CopilotAutopilotConfiguration.get().getDefaults().setAllowAllTools(true);
         WorkflowRun b = run(step);
         assertTrue(cliArguments().contains("--allow-all-tools"));
         j.assertLogContains("[copilot] From the global configuration: allowAllTools", b);
@@ -100,8 +136,8 @@ class CopilotAutopilotConfigurationTest {
     @Test
     void deniedToolsAddUpAndTheStepsOwnValuesWin() throws Exception {
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        config.setModel("gpt-admin");
-        config.setDenyTools(List.of("shell(git push)"));
+        config.getDefaults().setModel("gpt-admin");
+        config.getDefaults().setDenyTools(List.of("shell(git push)"));
         Path cli = FakeCopilot.in(tmp).write();
 
         run("copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', model: 'gpt-step', denyTools: ['write'],"
@@ -116,9 +152,9 @@ class CopilotAutopilotConfigurationTest {
     @Test
     void aStepWithItsOwnProviderNeverReceivesTheDefaultProvidersKey() throws Exception {
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        config.setProviderBaseUrl("http://127.0.0.1:9/v1");
-        config.setProviderCredentialsId("provider-key");
-        config.setModel("admin-model");
+        config.getDefaults().setProviderBaseUrl("http://127.0.0.1:9/v1");
+        config.getDefaults().setProviderCredentialsId("provider-key");
+        config.getDefaults().setModel("admin-model");
         Path cli = FakeCopilot.in(tmp).sayingFirst("key=[$COPILOT_PROVIDER_API_KEY] url=[$COPILOT_PROVIDER_BASE_URL]").write();
 
         WorkflowRun own = run("copilotAutopilot prompt: 'x', providerBaseUrl: 'http://127.0.0.1:8/v1', copilotPath: '" + cli + "'");

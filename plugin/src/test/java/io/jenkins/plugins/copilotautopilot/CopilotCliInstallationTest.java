@@ -84,8 +84,8 @@ class CopilotCliInstallationTest {
     void aFreshAgentRunsTheStepWithOnlyTheGlobalConfiguration() throws Exception {
         configureTool(installer(sha256(archive)));
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        config.setInstallation(NAME);
-        config.setCredentialsId("copilot-token");
+        config.getDefaults().setInstallation(NAME);
+        config.getDefaults().setCredentialsId("copilot-token");
         j.createOnlineSlave(Label.get("fresh"));
         WorkflowJob p = pipeline("node('fresh') { copilotAutopilot prompt: 'Create hello.txt' }");
 
@@ -127,9 +127,9 @@ class CopilotCliInstallationTest {
         missing.setVersion("9.9.9"); // the server has no such archive: HTTP 404
         configureTool(missing);
         FreeStyleProject project = j.createFreeStyleProject();
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Create hello.txt");
-        builder.setCredentialsId("copilot-token");
-        builder.setInstallation(NAME);
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Create hello.txt"));
+        builder.getTask().setCredentialsId("copilot-token");
+        builder.getTask().setInstallation(NAME);
         project.getBuildersList().add(builder);
 
         FreeStyleBuild b = j.assertBuildStatus(Result.FAILURE, project.scheduleBuild2(0));
@@ -173,11 +173,11 @@ class CopilotCliInstallationTest {
     void aFreestyleStepUsesTheDefaultsToo() throws Exception {
         configureTool(installer(null));
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
-        config.setInstallation(NAME);
-        config.setCredentialsId("copilot-token");
-        config.setDenyTools(List.of("shell(git push)"));
+        config.getDefaults().setInstallation(NAME);
+        config.getDefaults().setCredentialsId("copilot-token");
+        config.getDefaults().setDenyTools(List.of("shell(git push)"));
         FreeStyleProject project = j.createFreeStyleProject();
-        project.getBuildersList().add(new CopilotAutopilotBuilder("Create hello.txt"));
+        project.getBuildersList().add(new CopilotAutopilotBuilder(new CopilotAutopilotStep("Create hello.txt")));
 
         FreeStyleBuild b = j.buildAndAssertSuccess(project);
 

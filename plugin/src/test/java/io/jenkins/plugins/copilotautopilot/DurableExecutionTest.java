@@ -7,46 +7,30 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import hudson.Launcher;
-import hudson.LauncherDecorator;
-import hudson.Proc;
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
-import hudson.model.Node;
 import hudson.model.Result;
-import hudson.slaves.DumbSlave;
 import hudson.slaves.OfflineCause;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import java.io.IOException;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
-import org.jenkinsci.plugins.workflow.steps.BodyExecutionCallback;
-import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
-import org.jenkinsci.plugins.workflow.steps.Step;
-import org.jenkinsci.plugins.workflow.steps.StepContext;
-import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
-import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.jvnet.hudson.test.JenkinsRule;
-import org.jvnet.hudson.test.TestExtension;
 import org.jvnet.hudson.test.junit.jupiter.BuildWatcherExtension;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
-import org.kohsuke.stapler.DataBoundConstructor;
 
 /**
  * The step runs the CLI as {@code sh} runs a script: detached on the agent, followed from the controller,
@@ -115,9 +99,9 @@ class DurableExecutionTest {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("992.5");
         Path cli = fake.write();
         FreeStyleProject project = j.createFreeStyleProject();
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Create hello.txt");
-        builder.setCredentialsId(TestCredentials.TOKEN_ID);
-        builder.setCopilotPath(cli.toString());
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Create hello.txt"));
+        builder.getTask().setCredentialsId(TestCredentials.TOKEN_ID);
+        builder.getTask().setCopilotPath(cli.toString());
         project.getBuildersList().add(builder);
         FreeStyleBuild b = project.scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
@@ -172,40 +156,20 @@ class DurableExecutionTest {
 
     @Test
     void anAgentThatReconnectsIsFollowedAgain() throws Exception {
-        DumbSlave agent = new DumbSlave("flaky", tmp.resolve("agent").toString(), new AgentJvmLauncher(
-                new java.io.File(j.jenkins.getJnlpJars("agent.jar").getURL().toURI()).getAbsolutePath()));
-        agent.setLabelString("flaky");
-        agent.setRetentionStrategy(hudson.slaves.RetentionStrategy.NOOP);
-        j.jenkins.addNode(agent);
-        j.waitOnline(agent);
+        AgentJvm.add(j, "flaky", tmp.resolve("agent"));
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurn("8");
         Path cli = fake.write();
         WorkflowRun b = TestPipelines.create(j, "node('flaky') { " + step(cli, "") + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
 
-        agent.toComputer().disconnect(new OfflineCause.UserCause(null, "a short network problem")).get();
+        j.jenkins.getComputer("flaky").disconnect(new OfflineCause.UserCause(null, "a short network problem")).get();
         j.waitForMessage("[copilot] Cannot follow the Copilot CLI right now", b);
-        agent.toComputer().connect(false).get();
+        j.jenkins.getComputer("flaky").connect(false).get();
         j.waitForCompletion(b);
 
         j.assertBuildStatus(Result.SUCCESS, b);
         j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
         assertEquals(1, countLines(b, "[copilot] Turn 1"), "no line is printed twice");
-    }
-
-    @Test
-    void aLauncherThatQuotesArgumentsLikeTheKubernetesPluginNeverLetsAShellReadTheTask() throws Exception {
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy");
-        Path cli = fake.write();
-        Path pwned = tmp.resolve("pwned");
-        String prompt = "Fix `touch " + pwned + "` and $(touch " + pwned + ") \"quoted\" 'single' $HOME $$ \\\\ back";
-        WorkflowRun b = j.buildAndAssertSuccess(TestPipelines.create(j, "node { fakeContainer { copilotAutopilot prompt: '''"
-                + prompt + "''', credentialsId: 'copilot-token', copilotPath: '" + cli + "' } }"));
-
-        j.assertLogContains("[copilot] COMPLETED", b);
-        assertEquals(prompt.replace("\\\\", "\\"), Files.readString(fake.stdinFile(), StandardCharsets.UTF_8));
-        assertFalse(Files.exists(pwned), "nothing in the task was run");
-        assertTrue(QuotingDecorator.launches > 0, "the step went through the container launcher");
     }
 
     @Test
@@ -239,102 +203,5 @@ class DurableExecutionTest {
 
     private static long countLines(WorkflowRun b, String line) throws IOException {
         return b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains(line)).count();
-    }
-
-    /**
-     * Starts an agent JVM and, on a disconnect, stops only that JVM (as an SSH or inbound agent's connection ends),
-     * not every process it ever started, as the test harness's own launcher does.
-     */
-    static final class AgentJvmLauncher extends hudson.slaves.ComputerLauncher {
-        private final String agentJar;
-        private transient Process agentJvm;
-
-        AgentJvmLauncher(String agentJar) {
-            this.agentJar = agentJar;
-        }
-
-        @Override
-        public void launch(hudson.slaves.SlaveComputer computer, hudson.model.TaskListener listener) throws IOException, InterruptedException {
-            agentJvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", agentJar)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            computer.setChannel(agentJvm.getInputStream(), agentJvm.getOutputStream(), listener.getLogger(), null);
-        }
-
-        @Override
-        public void afterDisconnect(hudson.slaves.SlaveComputer computer, hudson.model.TaskListener listener) {
-            if (agentJvm != null) {
-                agentJvm.destroy();
-            }
-        }
-    }
-
-    /**
-     * Runs commands as the kubernetes plugin's container launcher does: every argument wrapped in double quotes
-     * (with only {@code "} escaped and {@code $$} turned into {@code \$}) and handed to a shell.
-     */
-    static final class QuotingDecorator extends LauncherDecorator implements Serializable {
-        private static final long serialVersionUID = 1L;
-        static volatile int launches;
-
-        @Override
-        public Launcher decorate(Launcher launcher, Node node) {
-            return new Launcher.DecoratedLauncher(launcher) {
-                @Override
-                public Proc launch(Launcher.ProcStarter starter) throws IOException {
-                    launches++;
-                    String line = starter.cmds().stream()
-                            .map(c -> "\"" + c.replace("$$", "\\$").replace("\"", "\\\"") + "\"")
-                            .collect(Collectors.joining(" "));
-                    return getInner().launch(starter.cmds("sh", "-c", line));
-                }
-            };
-        }
-    }
-
-    /** {@code fakeContainer { … }}: runs its body with {@link QuotingDecorator} around the launcher. */
-    public static final class FakeContainerStep extends Step {
-        @DataBoundConstructor
-        public FakeContainerStep() {
-        }
-
-        @Override
-        public StepExecution start(StepContext context) {
-            return new Execution(context);
-        }
-
-        private static final class Execution extends StepExecution {
-            private static final long serialVersionUID = 1L;
-
-            Execution(StepContext context) {
-                super(context);
-            }
-
-            @Override
-            public boolean start() throws Exception {
-                getContext().newBodyInvoker()
-                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class), new QuotingDecorator()))
-                        .withCallback(BodyExecutionCallback.wrap(getContext()))
-                        .start();
-                return false;
-            }
-        }
-
-        @TestExtension("aLauncherThatQuotesArgumentsLikeTheKubernetesPluginNeverLetsAShellReadTheTask")
-        public static final class DescriptorImpl extends StepDescriptor {
-            @Override
-            public String getFunctionName() {
-                return "fakeContainer";
-            }
-
-            @Override
-            public boolean takesImplicitBlockArgument() {
-                return true;
-            }
-
-            @Override
-            public Set<? extends Class<?>> getRequiredContext() {
-                return Set.of();
-            }
-        }
     }
 }

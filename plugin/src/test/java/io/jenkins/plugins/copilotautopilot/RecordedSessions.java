@@ -29,6 +29,7 @@ final class RecordedSessions {
     private String capture = "cli-happy";
     private String summary;
     private String said;
+    private boolean agentTextPrivate;
 
     private RecordedSessions(Run<?, ?> run) {
         this.run = run;
@@ -55,6 +56,12 @@ final class RecordedSessions {
         return this;
     }
 
+    /** As a step with {@code agentTextInConsole: false} records it: what the agent wrote is for readers of the workspace. */
+    RecordedSessions keepingAgentTextPrivate() {
+        this.agentTextPrivate = true;
+        return this;
+    }
+
     /** Records one session with this invocation id, and its journal; returns the record. */
     SessionRecord record(String invocationId) throws IOException {
         ObjectMapper json = new ObjectMapper();
@@ -75,7 +82,7 @@ final class RecordedSessions {
                     .extraSecrets(List.of(TestCredentials.TOKEN)).build()
                     .run(Commands.simple(), ReplayLauncher.ofText(stdout, Captures.exitCode(capture)));
         }
-        SessionRecord record = new SessionRecord(invocationId, journal.getName(), result);
+        SessionRecord record = new SessionRecord(invocationId, journal.getName(), result, agentTextPrivate);
         CopilotAutopilotRunAction.record(run, record);
         return record;
     }

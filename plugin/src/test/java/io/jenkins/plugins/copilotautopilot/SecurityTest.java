@@ -6,7 +6,6 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.FreeStyleBuild;
@@ -15,7 +14,6 @@ import hudson.model.Item;
 import hudson.model.User;
 import hudson.security.ACL;
 import hudson.security.ACLContext;
-import hudson.security.AccessDeniedException3;
 import hudson.util.ListBoxModel;
 import java.net.URL;
 import java.nio.file.Files;
@@ -70,34 +68,32 @@ class SecurityTest {
     @Test
     void formMethodsThatTouchCredentialsRequirePost() throws Exception {
         JenkinsRule.WebClient wc = j.createWebClient().login("admin");
-        for (String descriptor : new String[] {CopilotAutopilotStep.class.getName(), CopilotAutopilotBuilder.class.getName()}) {
-            for (String method : new String[] {"fillCredentialsIdItems", "fillProviderCredentialsIdItems", "checkCredentialsId",
-                "checkProviderCredentialsId"}) {
-                assertPostOnly(wc, "descriptorByName/" + descriptor + "/" + method);
-            }
+        // the Freestyle form and the System page are the step's form: its descriptor answers for all three
+        for (String method : new String[] {"fillCredentialsIdItems", "fillProviderCredentialsIdItems", "checkCredentialsId",
+            "checkProviderCredentialsId"}) {
+            assertPostOnly(wc, "descriptorByName/" + CopilotAutopilotStep.class.getName() + "/" + method);
         }
     }
 
     @Test
     void theGlobalDefaultsAreForAdministratorsOnly() throws Exception {
-        CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
+        // the System page's fields are the step's: with no job around them, only administrators list credentials
+        CopilotAutopilotStep.DescriptorImpl step = j.jenkins.getDescriptorByType(CopilotAutopilotStep.DescriptorImpl.class);
         try (ACLContext ignored = ACL.as2(User.getById("reader", true).impersonate2())) {
-            assertTrue(config.doFillCredentialsIdItems("").stream().noneMatch(o -> "copilot-token".equals(o.value)),
+            assertTrue(step.doFillCredentialsIdItems(null, "").stream().noneMatch(o -> "copilot-token".equals(o.value)),
                     "a reader sees no credential IDs");
-            assertThrows(AccessDeniedException3.class, () -> config.doCheckInstallation("x"));
-            assertThrows(AccessDeniedException3.class, () -> config.doCheckProviderBaseUrl("http://127.0.0.1:1/v1", "m"));
+            assertTrue(step.doFillProviderCredentialsIdItems(null, "").stream().noneMatch(o -> "copilot-token".equals(o.value)));
         }
         try (ACLContext ignored = ACL.as2(User.getById("admin", true).impersonate2())) {
-            assertTrue(config.doFillCredentialsIdItems("").stream().anyMatch(o -> "copilot-token".equals(o.value)));
+            assertTrue(step.doFillCredentialsIdItems(null, "").stream().anyMatch(o -> "copilot-token".equals(o.value)));
         }
         JenkinsRule.WebClient reader = j.createWebClient().login("reader");
         reader.assertFails("configure", 403);
         JenkinsRule.WebClient admin = j.createWebClient().login("admin");
-        String global = "descriptorByName/" + CopilotAutopilotConfiguration.class.getName() + "/";
+        String defaults = "descriptorByName/" + CopilotAutopilotStep.class.getName() + "/";
         String installer = "descriptorByName/" + CopilotCliInstaller.class.getName() + "/";
-        for (String method : new String[] {global + "fillCredentialsIdItems", global + "checkCredentialsId",
-            global + "checkInstallation", global + "checkProviderBaseUrl", installer + "checkUrlTemplate",
-            installer + "checkSha256", installer + "checkVersion"}) {
+        for (String method : new String[] {defaults + "fillCredentialsIdItems", defaults + "checkCredentialsId",
+            installer + "checkUrlTemplate", installer + "checkSha256", installer + "checkVersion"}) {
             assertPostOnly(admin, method);
         }
     }
@@ -113,21 +109,25 @@ class SecurityTest {
     }
 
     @Test
-    void theConversationAndTheJournalNeedThePermissionToReadTheWorkspace() throws Exception {
+    void theSessionPageShowsReadersWhatTheConsoleShowsThemAndTheWorkspaceOnlyToItsReaders() throws Exception {
         FreeStyleProject p = j.createFreeStyleProject("ws");
         FreeStyleBuild b = j.buildAndAssertSuccess(p);
-        RecordedSessions.into(b).sayingFirst("I read config.properties: db.password=from-the-workspace").record("build-step-1");
+        RecordedSessions.into(b).sayingFirst("I read config.properties and will fix it").record("build-step-1");
         String page = b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/";
 
+        // a reader of the build sees what the console shows: the messages, the tool calls and how they ended
         JenkinsRule.WebClient reader = j.createWebClient().login("reader");
         HtmlPage outline = reader.goTo(page);
         String text = outline.getBody().getTextContent();
         assertThat(text, containsString("COMPLETED: The agent called task_complete after 2 turns."));
         assertThat(text, containsString("Created hello.txt containing 'hello-from-fake-model'."));
+        assertThat(text, containsString("I read config.properties and will fix it"));
+        assertEquals(2, outline.querySelectorAll("details.copilot-turn").size());
+        assertThat(text, containsString("echo hello-from-fake-model > hello.txt"));
+        // but not the workspace: the tools' output, the task, the journal
         assertThat(text, containsString("who may read the workspace"));
-        assertThat(text, not(containsString("from-the-workspace")));
-        assertTrue(outline.querySelectorAll("li.copilot-tool").isEmpty(), "no tool output");
-        assertTrue(outline.querySelectorAll("details.copilot-turn").isEmpty(), "no conversation");
+        assertThat(text, not(containsString("<shellId: 0 completed")));
+        assertTrue(outline.querySelectorAll("details.copilot-task").isEmpty(), "no task");
         assertTrue(outline.querySelectorAll("a.copilot-journal").isEmpty(), "no download link");
         assertNotNull(outline.querySelector("img.copilot-timeline"), "the timeline is part of the outline");
         reader.goTo(page + "timeline?id=build-step-1", "image/svg+xml");
@@ -135,11 +135,33 @@ class SecurityTest {
 
         JenkinsRule.WebClient worker = j.createWebClient().login("worker");
         HtmlPage full = worker.goTo(page);
-        assertThat(full.getBody().getTextContent(), containsString("from-the-workspace"));
+        assertThat(full.getBody().getTextContent(), containsString("<shellId: 0 completed"));
         assertNull(full.querySelector(".copilot-hidden"));
-        assertEquals(2, full.querySelectorAll("details.copilot-turn").size());
         assertThat(worker.goTo(page + "journal?id=build-step-1", "application/x-ndjson").getWebResponse().getContentAsString(),
-                containsString("from-the-workspace"));
+                containsString("I read config.properties"));
+    }
+
+    @Test
+    void agentTextKeptOutOfTheConsoleIsOnlyForReadersOfTheWorkspaceOnThePagesToo() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject("private");
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        RecordedSessions.into(b).sayingFirst("I read config.properties: db.password=from-the-workspace")
+                .keepingAgentTextPrivate().record("build-step-1");
+        String page = b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/";
+
+        JenkinsRule.WebClient reader = j.createWebClient().login("reader");
+        String outline = reader.goTo(page).getBody().getTextContent();
+        assertThat(outline, containsString("COMPLETED: The agent called task_complete after 2 turns."));
+        assertThat(outline, not(containsString("from-the-workspace")));
+        assertThat("no summary, no tool call", outline, not(containsString("hello-from-fake-model")));
+        assertThat(reader.goTo(b.getUrl()).getBody().getTextContent(), not(containsString("hello-from-fake-model")));
+        assertThat(reader.goTo(b.getUrl() + "api/json?depth=2", "application/json").getWebResponse().getContentAsString(),
+                not(containsString("hello-from-fake-model")));
+
+        JenkinsRule.WebClient worker = j.createWebClient().login("worker");
+        String full = worker.goTo(page).getBody().getTextContent();
+        assertThat(full, containsString("from-the-workspace"));
+        assertThat(full, containsString("Created hello.txt containing 'hello-from-fake-model'."));
     }
 
     @Test

@@ -127,12 +127,12 @@ class UsageAndChangesTest {
 
     @Test
     void theAdministratorsCeilingAppliesToAFreestyleStepThatAsksForMore() throws Exception {
-        CopilotAutopilotConfiguration.get().setMaxTokens(10_000L);
+        CopilotAutopilotConfiguration.get().getDefaults().setMaxTokens(10_000L);
         Path cli = FakeCopilot.in(tmp).usingTokens(50_000, 100).pausingAfterTheFirstTurn("120").write();
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder("Create hello.txt");
-        builder.setCredentialsId("copilot-token");
-        builder.setCopilotPath(cli.toString());
-        builder.setMaxTokens(1_000_000L);
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Create hello.txt"));
+        builder.getTask().setCredentialsId("copilot-token");
+        builder.getTask().setCopilotPath(cli.toString());
+        builder.getTask().setMaxTokens(1_000_000L);
         FreeStyleProject p = j.createFreeStyleProject();
         p.getBuildersList().add(builder);
         FreeStyleBuild b = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));

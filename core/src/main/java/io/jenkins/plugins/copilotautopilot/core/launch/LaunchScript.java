@@ -176,7 +176,8 @@ public final class LaunchScript {
     /**
      * {@code snapshot before|after}: when the working directory is in a git work tree, the state of the working
      * directory's part of it (tracked and untracked files, .gitignore respected; the rest of the work tree is not the
-     * agent's, e.g. a workspace inside another repository's ignored folder) as a git tree object, written with a temporary index, so the work
+     * agent's; a working directory in an ignored folder of a work tree is not in it, e.g. a workspace in another
+     * repository's build folder) as a git tree object, written with a temporary index, so the work
      * tree, its index, branches and refs are never touched. The first starts from the real index; the second from the
      * first's, so that both know the same files. New untracked files are added only while there are at most
      * {@link #MAX_UNTRACKED_FILES} of them, of at most {@link #MAX_UNTRACKED_KILOBYTES} in all; else they are left out
@@ -190,6 +191,7 @@ public final class LaunchScript {
             "  [ \"$changes\" != 0 ] || exit 0",
             "  command -v git >/dev/null 2>&1 || exit 0",
             "  git rev-parse --show-toplevel >/dev/null 2>&1 || exit 0",
+            "  if git check-ignore -q . 2>/dev/null; then exit 0; fi",
             "  index=$(git rev-parse --git-path index 2>/dev/null) || exit 0",
             "  i=\"$c/git-$1.index\"",
             "  if [ \"$1\" = after ]; then index=\"$c/git-before.index\"; fi",

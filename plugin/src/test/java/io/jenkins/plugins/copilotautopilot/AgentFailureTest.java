@@ -1,0 +1,195 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import hudson.model.Result;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.BuildWatcherExtension;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/**
+ * What happens to a session when its agent fails: a JVM that dies alone (its sessions run on and are followed again),
+ * a JVM that dies with every process it started (the session ends FAILED once the agent is back), a channel that
+ * stops answering (other sessions are not held up, and an abort still ends the step), a wiped control folder.
+ */
+@WithJenkins
+class AgentFailureTest {
+    @RegisterExtension
+    private static final BuildWatcherExtension BUILD_WATCHER = new BuildWatcherExtension();
+
+    private JenkinsRule j;
+    private long remoteTimeout;
+    private long lostAfter;
+    private long check;
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void setUp(JenkinsRule rule) throws Exception {
+        this.j = rule;
+        TestCredentials.addToken(j);
+        remoteTimeout = AgentSession.REMOTE_TIMEOUT_SECONDS;
+        lostAfter = AgentSession.LOST_AFTER_MILLIS;
+        check = AgentSession.CHECK_MILLIS;
+    }
+
+    @AfterEach
+    void restore() {
+        AgentSession.REMOTE_TIMEOUT_SECONDS = remoteTimeout;
+        AgentSession.LOST_AFTER_MILLIS = lostAfter;
+        AgentSession.CHECK_MILLIS = check;
+    }
+
+    private static String step(Path cli) {
+        return "copilotAutopilot prompt: 'Create hello.txt', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
+    }
+
+    private static String runIdOf(FakeCopilot fake) throws Exception {
+        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
+                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+    }
+
+    private static void waitFor(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(condition.getAsBoolean(), "not within " + timeout);
+    }
+
+    private static long count(WorkflowRun b, String text) throws IOException {
+        return b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains(text)).count();
+    }
+
+    @Test
+    void anAgentJvmKilledAloneMidToolIsFollowedAgainWithNoLineLostOrRepeated() throws Exception {
+        AgentJvm agent = AgentJvm.add(j, "crashing", tmp.resolve("agent"));
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurn("6");
+        WorkflowRun b = TestPipelines.create(j, "node('crashing') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = runIdOf(fake);
+
+        agent.killJvm();
+        assertThat("the CLI runs on without its agent", ProcessTable.survivorsOf(runId), not(empty()));
+        j.jenkins.getComputer("crashing").connect(false).get();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.SUCCESS, b);
+        j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+        for (String line : new String[] {"[copilot] Turn 1", "[copilot] Turn 2", "> bash:", "< bash ok", "[copilot] COMPLETED"}) {
+            assertEquals(1, count(b, line), line);
+        }
+        assertThat(ProcessTable.survivorsOf(runId), is(empty()));
+        ContainerStopTest.assertNoSessionFolderLeft(j, b);
+    }
+
+    @Test
+    void anAgentKilledWithItsProcessesEndsTheSessionFailedSoonAfterItIsBack() throws Exception {
+        AgentSession.LOST_AFTER_MILLIS = 3_000;
+        AgentSession.CHECK_MILLIS = 2_000;
+        AgentJvm agent = AgentJvm.add(j, "stopped", tmp.resolve("agent"));
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("995.5");
+        WorkflowRun b = TestPipelines.create(j, "node('stopped') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = runIdOf(fake);
+
+        agent.killWithItsProcesses();
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
+        long back = System.nanoTime();
+        j.jenkins.getComputer("stopped").connect(false).get();
+        j.waitForCompletion(b);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - back), lessThan(Duration.ofSeconds(60)));
+        j.assertBuildStatus(Result.FAILURE, b);
+        j.assertLogContains("the Copilot CLI was lost with stopped", b);
+        ContainerStopTest.assertNoSessionFolderLeft(j, b);
+    }
+
+    @Test
+    void aChannelThatNeverAnswersHoldsUpOnlyItsOwnSessionAndAnAbortStillEndsIt() throws Exception {
+        AgentSession.REMOTE_TIMEOUT_SECONDS = 5;
+        AgentJvm agent = AgentJvm.add(j, "frozen", tmp.resolve("agent"));
+        FakeCopilot hung = FakeCopilot.in(tmp.resolve("hung")).replaying("cli-happy").hangingWith("996.5");
+        WorkflowRun frozen = TestPipelines.create(j, "node('frozen') { " + step(hung.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", frozen);
+        String frozenRunId = runIdOf(hung);
+        agent.freeze();
+        try {
+            // another session keeps its log flowing: a message every quarter second for ten seconds
+            Path chatty = ticking(tmp.resolve("chatty"), 40);
+            long started = System.nanoTime();
+            WorkflowRun flowing = j.buildAndAssertSuccess(TestPipelines.create(j, "node { " + step(chatty) + " }"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertEquals(40, count(flowing, "[copilot]   tick "), "every line arrived");
+            assertThat("the other session was not held up", took, lessThan(Duration.ofSeconds(25)));
+
+            long aborted = System.nanoTime();
+            frozen.doStop();
+            j.waitForCompletion(frozen);
+            Duration abortTook = Duration.ofNanos(System.nanoTime() - aborted);
+            j.assertBuildStatus(Result.ABORTED, frozen);
+            j.assertLogContains("it may still be running", frozen);
+            assertThat("the abort ended the step without the agent", abortTook, lessThan(Duration.ofSeconds(40)));
+        } finally {
+            agent.thaw();
+        }
+        // once the agent answers again, the stop it was asked for reaches the CLI
+        waitFor(() -> ProcessTable.survivorsOf(frozenRunId).isEmpty(), Duration.ofSeconds(60));
+    }
+
+    /** A CLI that prints {@code count} assistant messages a quarter second apart, then ends a session. */
+    private static Path ticking(Path dir, int count) throws IOException {
+        Files.createDirectories(dir);
+        Path cli = dir.resolve("copilot");
+        String happy = io.jenkins.plugins.copilotautopilot.core.testing.Captures.stdoutText("cli-happy");
+        Files.writeString(dir.resolve("happy.jsonl"), happy, StandardCharsets.UTF_8);
+        Files.writeString(cli, "#!/bin/sh\ncat > /dev/null\ni=1\nwhile [ $i -le " + count + " ]; do\n"
+                + "  printf '{\"type\":\"assistant.message\",\"data\":{\"content\":\"tick %s\"}}\\n' $i\n  sleep 0.25\n  i=$((i + 1))\ndone\n"
+                + "cat '" + dir.resolve("happy.jsonl") + "'\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(cli, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return cli;
+    }
+
+    @Test
+    void aControlFolderWipedMidSessionStopsTheCliAndFailsTheStep() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("997.5");
+        WorkflowRun b = TestPipelines.create(j, "node { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = runIdOf(fake);
+
+        Path workspaceTmp = Path.of(j.jenkins.getWorkspaceFor(b.getParent()).getRemote() + "@tmp");
+        try (Stream<Path> files = Files.walk(workspaceTmp)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.FAILURE, b);
+        assertThat(b.getLog(), containsString("is gone (was the workspace deleted?)"));
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,85 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import hudson.model.TaskListener;
+import hudson.slaves.ComputerLauncher;
+import hudson.slaves.DumbSlave;
+import hudson.slaves.RetentionStrategy;
+import hudson.slaves.SlaveComputer;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.jvnet.hudson.test.JenkinsRule;
+
+/**
+ * An agent in a JVM of its own, in a process group of its own (as a service manager starts it), whose death the
+ * tests choose: the JVM alone ({@link #killJvm()}, as when only the agent crashes), the whole group with every
+ * process the agent started ({@link #killWithItsProcesses()}, as a service manager stops a unit), or a JVM that
+ * stops answering without dying ({@link #freeze()}). A disconnect ends only the JVM, as an inbound agent's does.
+ */
+final class AgentJvm extends ComputerLauncher {
+    private final String agentJar;
+    private transient volatile Process jvm;
+
+    private AgentJvm(String agentJar) {
+        this.agentJar = agentJar;
+    }
+
+    /** Adds an agent named {@code name} (also its label) and waits until it is online. */
+    static AgentJvm add(JenkinsRule j, String name, Path root) throws Exception {
+        AgentJvm launcher = new AgentJvm(new File(j.jenkins.getJnlpJars("agent.jar").getURL().toURI()).getAbsolutePath());
+        DumbSlave agent = new DumbSlave(name, root.toString(), launcher);
+        agent.setLabelString(name);
+        agent.setRetentionStrategy(RetentionStrategy.NOOP);
+        j.jenkins.addNode(agent);
+        j.waitOnline(agent);
+        return launcher;
+    }
+
+    @Override
+    public void launch(SlaveComputer computer, TaskListener listener) throws IOException, InterruptedException {
+        jvm = new ProcessBuilder("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", agentJar)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        computer.setChannel(jvm.getInputStream(), jvm.getOutputStream(), listener.getLogger(), null);
+    }
+
+    @Override
+    public void afterDisconnect(SlaveComputer computer, TaskListener listener) {
+        Process p = jvm;
+        if (p != null) {
+            p.destroy();
+        }
+    }
+
+    /** SIGKILL to the agent's JVM only: what it started detached (durable-task's tasks) runs on. */
+    void killJvm() throws InterruptedException {
+        Process p = jvm;
+        p.destroyForcibly();
+        p.waitFor();
+    }
+
+    /** SIGKILL to the agent's whole process group: the JVM and everything it started, durable-task's tasks too. */
+    void killWithItsProcesses() throws Exception {
+        Process p = jvm;
+        Process kill = new ProcessBuilder("kill", "-KILL", "--", "-" + p.pid()).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("could not kill the process group " + p.pid());
+        }
+        p.waitFor();
+    }
+
+    /** SIGSTOP to the agent's JVM: its channel stays open and never answers. */
+    void freeze() throws Exception {
+        signal("STOP");
+    }
+
+    void thaw() throws Exception {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(jvm.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("could not send SIG" + name + " to " + jvm.pid());
+        }
+    }
+}
