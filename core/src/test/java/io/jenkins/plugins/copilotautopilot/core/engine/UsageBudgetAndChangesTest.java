@@ -123,6 +123,7 @@ class UsageBudgetAndChangesTest {
         byte[] stdout = Captures.stdout("cli-nudge");
         CliSession session = new CliSession() {
             private int looks;
+            private volatile boolean stopped;
 
             @Override
             public SessionPoll poll(long out, long err, int max) {
@@ -134,11 +135,13 @@ class UsageBudgetAndChangesTest {
                 looks++;
                 byte[] more = out == 0 ? java.util.Arrays.copyOf(stdout, 200) : new byte[0]; // the session goes on
                 byte[] records = looks <= 3 ? record.getBytes(StandardCharsets.UTF_8) : new byte[0];
-                return new SessionPoll(more, new byte[0], null, false, null, records, records.length, null);
+                Integer exit = stopped ? 143 : null; // a stopped CLI exits, and the engine waits to learn it
+                return new SessionPoll(more, new byte[0], exit, stopped, null, records, records.length, null);
             }
 
             @Override
             public void stop() {
+                stopped = true;
             }
 
             @Override
