@@ -140,7 +140,8 @@ final class AutopilotStepRunner {
         ResumeState state = new ResumeState(invocationId, FilePathUtils.getNodeName(workspace), launchFolder.getRemote(), null,
                 startedAt, millis(options.timeout()), millis(options.inactivityTimeout()), tokenSource.credentialsId(),
                 settings.providerCredentialsId(), command.secretVariables(), settings.resultWhenIncompleteValue().name(),
-                propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole());
+                propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole(),
+                settings.resultWhenBlockedValue().name());
         return new Prepared(command, follower, launchFolder, env, state);
     }
 
@@ -256,8 +257,13 @@ final class AutopilotStepRunner {
     }
 
     /** What the outcome makes of the build, with the settings the session ran with. */
-    static BuildVerdict verdict(SessionResult result, String resultWhenIncomplete) {
-        return BuildVerdict.of(result.outcome(), ResultWhenIncomplete.parse(resultWhenIncomplete));
+    static BuildVerdict verdict(SessionResult result, ResumeState settings) {
+        if (settings == null) {
+            return BuildVerdict.of(result.outcome(), ResultWhenIncomplete.FAILURE);
+        }
+        ResultWhenIncomplete whenIncomplete = ResultWhenIncomplete.parse(settings.resultWhenIncomplete);
+        return BuildVerdict.of(result.outcome(), whenIncomplete,
+                ResultWhenIncomplete.parse(settings.resultWhenBlocked, "resultWhenBlocked", whenIncomplete));
     }
 
     /** The build's failure message: the outcome and its reason, no stack trace. */

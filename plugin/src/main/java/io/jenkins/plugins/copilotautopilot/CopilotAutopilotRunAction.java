@@ -139,7 +139,7 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         List<SessionRecord> all = getSessions();
         if (all.size() == 1) {
             SessionRecord s = all.get(0);
-            String summary = s.getSummary() == null ? s.getReason() : s.getSummary();
+            String summary = s.getBlocker() != null ? s.getBlocker() : s.getSummary() == null ? s.getReason() : s.getSummary();
             return Messages.CopilotAutopilotRunAction_BadgeOne(s.getOutcome(), Texts.truncate(Texts.oneLine(summary), TOOLTIP_SUMMARY));
         }
         return Messages.CopilotAutopilotRunAction_BadgeMany(all.size(), getWorstOutcome());

@@ -58,6 +58,7 @@ public final class CopilotAutopilotStep extends Step {
     private Integer timeout;
     private Integer inactivityTimeout;
     private String resultWhenIncomplete;
+    private String resultWhenBlocked;
     private String copilotPath;
     private String installation;
     private String providerBaseUrl;
@@ -210,6 +211,15 @@ public final class CopilotAutopilotStep extends Step {
         this.resultWhenIncomplete = Util.fixEmptyAndTrim(resultWhenIncomplete);
     }
 
+    public String getResultWhenBlocked() {
+        return resultWhenBlocked;
+    }
+
+    @DataBoundSetter
+    public void setResultWhenBlocked(String resultWhenBlocked) {
+        this.resultWhenBlocked = Util.fixEmptyAndTrim(resultWhenBlocked);
+    }
+
     public String getCopilotPath() {
         return copilotPath;
     }
@@ -316,6 +326,7 @@ public final class CopilotAutopilotStep extends Step {
                 .timeoutMinutes(timeout)
                 .inactivityTimeoutMinutes(inactivityTimeout)
                 .resultWhenIncomplete(resultWhenIncomplete)
+                .resultWhenBlocked(resultWhenBlocked)
                 .copilotPath(copilotPath)
                 .installation(installation)
                 .providerBaseUrl(providerBaseUrl)
@@ -432,6 +443,10 @@ public final class CopilotAutopilotStep extends Step {
         // form says which it is in its copilotScope field.
 
         public ListBoxModel doFillResultWhenIncompleteItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.resultWhenIncompleteItems(GLOBAL.equals(copilotScope));
+        }
+
+        public ListBoxModel doFillResultWhenBlockedItems(@QueryParameter String copilotScope) {
             return AutopilotForms.resultWhenIncompleteItems(GLOBAL.equals(copilotScope));
         }
 

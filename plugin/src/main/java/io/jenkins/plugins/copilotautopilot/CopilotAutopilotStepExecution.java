@@ -262,9 +262,8 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     public void ended(SessionResult result) {
         ResumeState s = state;
         boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate;
-        String resultWhenIncomplete = s == null ? "FAILURE" : s.resultWhenIncomplete;
         try {
-            BuildVerdict verdict = AutopilotStepRunner.verdict(result, resultWhenIncomplete);
+            BuildVerdict verdict = AutopilotStepRunner.verdict(result, s);
             if (verdict == BuildVerdict.ABORTED) {
                 Throwable cause = stopCause;
                 getContext().onFailure(cause != null ? cause : new FlowInterruptedException(Result.ABORTED, true));

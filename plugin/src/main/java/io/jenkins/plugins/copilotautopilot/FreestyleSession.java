@@ -58,7 +58,7 @@ final class FreestyleSession implements SessionDriver.Build {
             driver.follow(prepared.follower(), session);
         }
         SessionResult result = build.await(driver);
-        return new Ended(result, AutopilotStepRunner.verdict(result, prepared.state().resultWhenIncomplete));
+        return new Ended(result, AutopilotStepRunner.verdict(result, prepared.state()));
     }
 
     /** Waits until the session is recorded; an interrupt stops it, and past the deadline it ends anyway. */

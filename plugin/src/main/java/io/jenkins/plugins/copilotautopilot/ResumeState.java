@@ -32,6 +32,8 @@ final class ResumeState implements Serializable {
     final ArrayList<String> secretVariables;
     /** FAILURE, UNSTABLE or SUCCESS. */
     final String resultWhenIncomplete;
+    /** FAILURE, UNSTABLE or SUCCESS; null (from an older version): as for INCOMPLETE. */
+    final String resultWhenBlocked;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
     /** The budget: the most premium requests, or null. */
@@ -45,7 +47,7 @@ final class ResumeState implements Serializable {
                 long startedAtMillis, Long timeoutMillis,
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
-                Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole) {
+                Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
         this.launchFolder = launchFolder;
@@ -61,12 +63,13 @@ final class ResumeState implements Serializable {
         this.maxPremiumRequests = maxPremiumRequests;
         this.maxTokens = maxTokens;
         this.agentTextInConsole = agentTextInConsole;
+        this.resultWhenBlocked = resultWhenBlocked;
     }
 
     /** The same, once the session runs at {@code where}. */
     ResumeState started(AgentSession.Location where) {
         return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
                 tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
-                maxTokens, agentTextInConsole);
+                maxTokens, agentTextInConsole, resultWhenBlocked);
     }
 }

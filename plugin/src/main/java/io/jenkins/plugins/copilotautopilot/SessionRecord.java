@@ -32,6 +32,8 @@ public final class SessionRecord implements Serializable {
     private final String outcome;
     private final String reason;
     private final String summary;
+    /** What the agent said blocks it (a BLOCKED session), or null; agent text like the summary. */
+    private final String blocker;
     private final int turns;
     private final int toolCalls;
     private final int failedToolCalls;
@@ -65,6 +67,7 @@ public final class SessionRecord implements Serializable {
         this.outcome = r.outcome().name();
         this.reason = cut(r.reason());
         this.summary = cut(r.summary());
+        this.blocker = cut(r.blocker());
         this.turns = r.turns();
         this.toolCalls = r.toolCalls();
         this.failedToolCalls = r.failedToolCalls();
@@ -92,12 +95,13 @@ public final class SessionRecord implements Serializable {
         r.warnings().forEach(w -> warnings.add(cut(w)));
     }
 
-    private SessionRecord(SessionRecord r, String summary) {
+    private SessionRecord(SessionRecord r, String summary, String blocker) {
         this.invocationId = r.invocationId;
         this.journalFile = r.journalFile;
         this.outcome = r.outcome;
         this.reason = r.reason;
         this.summary = summary;
+        this.blocker = blocker;
         this.turns = r.turns;
         this.toolCalls = r.toolCalls;
         this.failedToolCalls = r.failedToolCalls;
@@ -119,9 +123,9 @@ public final class SessionRecord implements Serializable {
         this.warnings = r.warnings;
     }
 
-    /** This session as shown to a reader who may not see what the agent wrote: without its summary. */
+    /** This session as shown to a reader who may not see what the agent wrote: without its summary and blocker. */
     SessionRecord withoutAgentText() {
-        return new SessionRecord(this, null);
+        return new SessionRecord(this, null, null);
     }
 
     public boolean isAgentTextPrivate() {
@@ -172,6 +176,11 @@ public final class SessionRecord implements Serializable {
     @Exported
     public String getSummary() {
         return summary;
+    }
+
+    @Exported
+    public String getBlocker() {
+        return blocker;
     }
 
     @Exported

@@ -65,6 +65,24 @@ class CopilotAutopilotBuilderTest {
     }
 
     @Test
+    void aBlockedAgentTakesTheIncompleteResultUnlessTheBlockedOneIsSet() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").blockedBy("\"Needs a maintainer's decision.\"").write();
+        CopilotAutopilotBuilder likeIncomplete = builder(cli);
+        likeIncomplete.getTask().setResultWhenIncomplete("UNSTABLE");
+        FreeStyleBuild unstable = j.assertBuildStatus(Result.UNSTABLE, project(likeIncomplete).scheduleBuild2(0));
+        j.assertLogContains("[copilot]   Task blocked: Needs a maintainer's decision.", unstable);
+        j.assertLogContains("[copilot] Blocked by: Needs a maintainer's decision.", unstable);
+
+        CopilotAutopilotBuilder ownChoice = builder(cli);
+        ownChoice.getTask().setResultWhenIncomplete("UNSTABLE");
+        ownChoice.getTask().setResultWhenBlocked("FAILURE");
+        FreeStyleBuild failed = j.assertBuildStatus(Result.FAILURE, project(ownChoice).scheduleBuild2(0));
+        j.assertLogContains("Copilot autopilot BLOCKED", failed);
+        assertEquals("Copilot BLOCKED: Needs a maintainer's decision.",
+                failed.getAction(CopilotAutopilotRunAction.class).getBadgeTooltip());
+    }
+
+    @Test
     void twoStepsInOneBuildKeepTwoJournals() throws Exception {
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
         FreeStyleProject p = project(builder(cli));

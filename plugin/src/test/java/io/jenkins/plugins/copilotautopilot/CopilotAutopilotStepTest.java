@@ -117,6 +117,24 @@ class CopilotAutopilotStepTest {
     }
 
     @Test
+    void aBlockedAgentGivesTheBuildResultChosenForItAndNamesTheBlocker() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy")
+                .blockedBy("{\"kind\":\"missing_access\",\"description\":\"No write access to <b>the registry</b>.\"}").write();
+        WorkflowRun b = build(Result.UNSTABLE, pipeline("node { def r = " + step(cli, ", resultWhenIncomplete: 'FAILURE',"
+                + " resultWhenBlocked: 'UNSTABLE'") + "\n echo \"got ${r.outcome} blocker=${r.blocker}\" }"));
+
+        j.assertLogContains("[copilot]   Task blocked: missing_access: No write access to <b>the registry</b>.", b);
+        j.assertLogContains("[copilot] BLOCKED: The agent called task_complete saying it is blocked after 2 turns.", b);
+        j.assertLogContains("got BLOCKED blocker=missing_access: No write access to <b>the registry</b>.", b);
+        SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
+        assertEquals("BLOCKED", session.getOutcome());
+        assertEquals("missing_access: No write access to <b>the registry</b>.", session.getBlocker());
+
+        WorkflowRun byDefault = build(Result.FAILURE, pipeline("node { " + step(cli, "") + " }"));
+        j.assertLogContains("Copilot autopilot BLOCKED: The agent called task_complete saying it is blocked", byDefault);
+    }
+
+    @Test
     void aModelErrorFailsWithTheReason() throws Exception {
         Path cli = FakeCopilot.in(tmp).replaying("cli-error400").write();
         WorkflowRun b = build(Result.FAILURE, pipeline("node { " + step(cli, "") + " }"));
@@ -243,6 +261,7 @@ class CopilotAutopilotStepTest {
         step.setTimeout(30);
         step.setInactivityTimeout(5);
         step.setResultWhenIncomplete("UNSTABLE");
+        step.setResultWhenBlocked("SUCCESS");
         step.setCopilotPath("/opt/copilot");
         j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
                 .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));

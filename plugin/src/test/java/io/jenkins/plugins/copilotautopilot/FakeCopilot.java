@@ -21,6 +21,7 @@ final class FakeCopilot {
     private String hangMarker;
     private String pauseSeconds;
     private String summary;
+    private String blocker;
     private final StringBuilder afterFirstTurn = new StringBuilder();
 
     private FakeCopilot(Path dir) {
@@ -63,6 +64,15 @@ final class FakeCopilot {
     /** Replaces the agent's summary in the replayed capture (any text; it is JSON-escaped here). */
     FakeCopilot withSummary(String text) {
         this.summary = text;
+        return this;
+    }
+
+    /**
+     * Ends the replayed capture's task with the outcome {@code blocked} and this blocker (a JSON value), as the CLI's
+     * completion review reports it.
+     */
+    FakeCopilot blockedBy(String blockerJson) {
+        this.blocker = blockerJson;
         return this;
     }
 
@@ -112,6 +122,9 @@ final class FakeCopilot {
         if (summary != null) {
             String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(summary);
             replay = replay.replace("\"Created hello.txt containing 'hello-from-fake-model'.\"", json);
+        }
+        if (blocker != null) {
+            replay = replay.replace("\"success\": true}", "\"success\": false, \"outcome\": \"blocked\", \"blocker\": " + blocker + "}");
         }
         Files.writeString(events, replay, StandardCharsets.UTF_8);
         int exit = exitCode != null ? exitCode : Captures.exitCode(capture);

@@ -30,6 +30,7 @@ final class RecordedSessions {
     private String summary;
     private String said;
     private boolean agentTextPrivate;
+    private String blocker;
 
     private RecordedSessions(Run<?, ?> run) {
         this.run = run;
@@ -56,6 +57,12 @@ final class RecordedSessions {
         return this;
     }
 
+    /** Ends the task with the outcome {@code blocked} and this blocker (a JSON value). */
+    RecordedSessions blockedBy(String blockerJson) {
+        this.blocker = blockerJson;
+        return this;
+    }
+
     /** As a step with {@code agentTextInConsole: false} records it: what the agent wrote is for readers of the workspace. */
     RecordedSessions keepingAgentTextPrivate() {
         this.agentTextPrivate = true;
@@ -68,6 +75,9 @@ final class RecordedSessions {
         String stdout = Captures.stdoutText(capture);
         if (summary != null) {
             stdout = stdout.replace(json.writeValueAsString(CAPTURED_SUMMARY), json.writeValueAsString(summary));
+        }
+        if (blocker != null) {
+            stdout = stdout.replace("\"success\": true}", "\"success\": false, \"outcome\": \"blocked\", \"blocker\": " + blocker + "}");
         }
         if (said != null) {
             int turnStart = stdout.indexOf('\n', stdout.indexOf("\"assistant.turn_start\"")) + 1;

@@ -165,6 +165,36 @@ class SecurityTest {
     }
 
     @Test
+    void aBlockerIsAgentTextEscapedOnEveryPageAndKeptFromReadersWhenTheAgentsWordsAre() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject("blocked");
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        RecordedSessions.into(b).blockedBy("{\"description\":\"<img src=x id=blocker-markup> needs the release key\"}")
+                .record("build-step-1");
+        FreeStyleBuild hidden = j.buildAndAssertSuccess(p);
+        RecordedSessions.into(hidden).blockedBy("{\"description\":\"needs the release key\"}").keepingAgentTextPrivate()
+                .record("build-step-1");
+
+        JenkinsRule.WebClient reader = j.createWebClient().login("reader");
+        for (String url : new String[] {b.getUrl(), b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/"}) {
+            org.htmlunit.html.HtmlPage page = reader.goTo(url);
+            assertThat(url, page.getBody().getTextContent(), containsString("<img src=x id=blocker-markup> needs the release key"));
+            assertThat(url, page.getElementById("blocker-markup"), org.hamcrest.Matchers.nullValue());
+        }
+        assertThat(reader.goTo(b.getUrl() + "api/json?depth=2", "application/json").getWebResponse().getContentAsString(),
+                containsString("needs the release key"));
+
+        for (String url : new String[] {hidden.getUrl(), hidden.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/"}) {
+            String text = reader.goTo(url).getBody().getTextContent();
+            assertThat(url, text, containsString("BLOCKED"));
+            assertThat(url, text, not(containsString("release key")));
+        }
+        assertThat(reader.goTo(hidden.getUrl() + "api/json?depth=2", "application/json").getWebResponse().getContentAsString(),
+                not(containsString("release key")));
+        assertThat(j.createWebClient().login("worker").goTo(hidden.getUrl()).getBody().getTextContent(),
+                containsString("needs the release key"));
+    }
+
+    @Test
     void noSecretAtRestAndNoScriptApprovalNeeded() throws Exception {
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").sayingFirst("token $COPILOT_GITHUB_TOKEN").write();
         WorkflowJob job = j.createProject(WorkflowJob.class, "p");

@@ -7,6 +7,7 @@ import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.outcome.OutcomeDecider;
 import io.jenkins.plugins.copilotautopilot.core.outcome.ProcessEnd;
 import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
@@ -436,7 +437,8 @@ public final class SessionFollower {
                 premium, duration.toMillis(), info == null ? null : info.sessionId(), exitCode, state.model(),
                 added, removed, files, usage.calls() > 0 ? usage.inputTokens() : null,
                 usage.calls() > 0 ? usage.outputTokens() : null, usage.calls() > 0 ? usage.cacheReadTokens() : null, changed,
-                changes == null ? null : masker.mask(changes.patch()), warnings);
+                changes == null ? null : masker.mask(changes.patch()), warnings,
+                outcome.outcome() == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null);
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {

@@ -34,17 +34,30 @@ import java.util.Map;
  * @param patch           what it changed there as a unified diff (masked, cut after 1 MiB), or null; not in {@link #toMap()}
  * @param warnings        what the log warned of that the result should carry too (a budget that could not be
  *                        enforced, say), one line each
+ * @param blocker         what the agent said blocks it, when it ended {@link Outcome#BLOCKED}, or null
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
                             long durationMillis, String sessionId, Integer exitCode, String model,
                             long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
                             Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
-                            List<String> warnings) {
+                            List<String> warnings, String blocker) {
 
     public SessionResult {
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    }
+
+    /** A result without a blocker. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, null);
     }
 
     /** A result without usage records or a git work tree. */
@@ -70,6 +83,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         map.put("completed", completed());
         map.put("outcome", outcome.name());
         map.put("summary", summary);
+        map.put("blocker", blocker);
         map.put("reason", reason);
         map.put("turns", turns);
         map.put("toolCalls", toolCalls);

@@ -6,6 +6,11 @@ public enum Outcome {
     COMPLETED(0),
     /** The session ended normally but without a completed task (e.g. the continuation cap was reached). */
     INCOMPLETE(2),
+    /**
+     * The agent ended the task saying it is blocked ({@code session.task_complete} with {@code outcome: blocked}): it
+     * needs something it cannot get (access, a decision, a missing input), named in the blocker.
+     */
+    BLOCKED(4),
     /** A model error, a non-zero exit, a crash, a missing CLI, or output that ended without a result. */
     FAILED(1),
     /** The wall-clock limit was reached; the CLI was stopped. */
@@ -25,7 +30,7 @@ public enum Outcome {
 
     /**
      * The outcome that says most about several sessions: FAILED over TIMED_OUT over OVER_BUDGET over STALLED over
-     * ABORTED over INCOMPLETE over COMPLETED.
+     * ABORTED over BLOCKED over INCOMPLETE over COMPLETED.
      */
     public static Outcome worst(java.util.Collection<Outcome> outcomes) {
         Outcome worst = null;
@@ -41,11 +46,12 @@ public enum Outcome {
         return switch (this) {
             case COMPLETED -> 0;
             case INCOMPLETE -> 1;
-            case ABORTED -> 2;
-            case STALLED -> 3;
-            case OVER_BUDGET -> 4;
-            case TIMED_OUT -> 5;
-            case FAILED -> 6;
+            case BLOCKED -> 2;
+            case ABORTED -> 3;
+            case STALLED -> 4;
+            case OVER_BUDGET -> 5;
+            case TIMED_OUT -> 6;
+            case FAILED -> 7;
         };
     }
 

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.outcome;
 
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.session.TaskBlockers;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 
@@ -9,8 +10,10 @@ import io.jenkins.plugins.copilotautopilot.core.text.Texts;
  *
  * <p>Order matters: a stop we caused (abort, timeout, stall) wins over anything the stream said; then
  * a launch failure; then model errors, a failing exit code and a missing result line (FAILED); only a
- * clean end is judged on {@code session.task_complete}: COMPLETED with a summary that has a visible character ({@link Texts#isBlank}) and
- * {@code success} not false, INCOMPLETE otherwise.
+ * clean end is judged on {@code session.task_complete}: BLOCKED when its {@code outcome} is {@code blocked}; COMPLETED
+ * with a summary that has a visible character ({@link Texts#isBlank}), {@code success} not false and an outcome of
+ * {@code completed} or none (older CLIs); INCOMPLETE otherwise. A {@code continue} outcome is no completion. The
+ * reasons hold no text of the agent's (its summary and blocker are reported beside them, where its words may be shown).
  */
 public final class OutcomeDecider {
     private static final int MAX_DETAIL = 300;
@@ -57,6 +60,15 @@ public final class OutcomeDecider {
                     + exit + ", " + state.events() + " events)" + lastWords(end.detail()));
         }
         if (state.taskCompleteSeen()) {
+            String said = state.taskOutcome();
+            if (TaskBlockers.BLOCKED.equals(said)) {
+                return new SessionOutcome(Outcome.BLOCKED, "The agent called task_complete saying it is blocked after "
+                        + plural(state.turns(), "turn") + (state.taskBlocker() == null ? " (it named no blocker)." : "."));
+            }
+            if (said != null && !TaskBlockers.COMPLETED.equals(said)) {
+                return new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete with the outcome '"
+                        + Texts.truncate(Texts.oneLine(said), 40) + "', which this version does not take for a completion.");
+            }
             if (Texts.isBlank(state.taskSummary())) {
                 return new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete without a summary.");
             }
@@ -68,6 +80,10 @@ public final class OutcomeDecider {
         if ("cap_reached".equals(state.autopilotStopReason())) {
             return new SessionOutcome(Outcome.INCOMPLETE, "The agent stopped without calling task_complete after "
                     + plural(state.nudges(), "autopilot continuation") + " (the maxAutopilotContinues limit).");
+        }
+        if (TaskBlockers.CONTINUE.equals(state.taskOutcome())) {
+            return new SessionOutcome(Outcome.INCOMPLETE, "The agent's last task_complete was sent back to work (outcome: "
+                    + "continue) and the session ended after " + plural(state.turns(), "turn") + " without another.");
         }
         String reason = state.autopilotStopReason() == null ? "" : " (autopilot stop reason: " + state.autopilotStopReason() + ")";
         return new SessionOutcome(Outcome.INCOMPLETE, "The session ended without task_complete after "

@@ -4,11 +4,13 @@ import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.session.TaskBlockers;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import io.jenkins.plugins.copilotautopilot.core.session.Turn;
@@ -172,8 +174,26 @@ public final class LogRenderer implements SessionListener {
     }
 
     @Override
-    public void onTaskComplete(String summary, Boolean success) {
-        String state = Boolean.FALSE.equals(success) ? "Task complete (not accepted as successful): " : "Task complete: ";
+    public void onTaskComplete(String summary, Boolean success, String outcome, String blocker) {
+        if (TaskBlockers.CONTINUE.equals(outcome)) {
+            line(INDENT + "Task complete not accepted (outcome: continue): the agent goes on");
+            return;
+        }
+        if (TaskBlockers.BLOCKED.equals(outcome)) {
+            if (!agentText) {
+                line(INDENT + "Task blocked");
+                return;
+            }
+            block(INDENT + "Task blocked: ", Texts.truncate((blocker != null ? blocker : Texts.isBlank(summary) ? "(no blocker named)"
+                    : summary).strip(), MAX_MESSAGE));
+            if (blocker != null && !Texts.isBlank(summary)) {
+                block(INDENT + "Summary: ", Texts.truncate(summary.strip(), MAX_MESSAGE));
+            }
+            return;
+        }
+        String state = Boolean.FALSE.equals(success) ? "Task complete (not accepted as successful): "
+                : outcome != null && !TaskBlockers.COMPLETED.equals(outcome)
+                ? "Task complete (outcome: " + Texts.truncate(Texts.oneLine(outcome), 40) + "): " : "Task complete: ";
         if (!agentText) {
             line(INDENT + state.substring(0, state.length() - 2));
             return;
@@ -249,6 +269,9 @@ public final class LogRenderer implements SessionListener {
                         WorkTreeChanges changes) {
         line(RULE);
         block("", outcome.outcome() + ": " + outcome.reason());
+        if (outcome.outcome() == Outcome.BLOCKED && state.taskBlocker() != null && agentText) {
+            block("Blocked by: ", Texts.truncate(state.taskBlocker().strip(), MAX_MESSAGE));
+        }
         if (!Texts.isBlank(state.taskSummary()) && agentText) {
             block("Summary: ", Texts.truncate(state.taskSummary().strip(), MAX_MESSAGE));
         }

@@ -23,7 +23,7 @@ public final class RunnerArguments {
             "Usage: copilot-autopilot (--prompt TEXT | --prompt-file FILE) [options]",
             "",
             "Runs one GitHub Copilot CLI autopilot task, prints a live log, and exits with",
-            "0 COMPLETED, 2 INCOMPLETE, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT or STALLED,",
+            "0 COMPLETED, 2 INCOMPLETE, 4 BLOCKED, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT or STALLED,",
             "130 ABORTED by Ctrl-C, 143 ABORTED by SIGTERM (64: bad arguments).",
             "",
             "Task:",

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 
 /**
  * The standalone runner: one autopilot task from a terminal, with the same engine the Jenkins plugin uses.
- * Exit code: 0 COMPLETED, 2 INCOMPLETE, 1 FAILED, 124 TIMED_OUT/STALLED, 64 bad arguments; stopped by Ctrl-C
+ * Exit code: 0 COMPLETED, 2 INCOMPLETE, 4 BLOCKED, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT/STALLED, 64 bad arguments; stopped by Ctrl-C
  * (SIGINT) 130, by SIGTERM 143 (both ABORTED). Either signal stops the CLI and everything it started, and the
  * runner exits only after the journal and timeline are complete and its private folder is deleted.
  */

@@ -38,7 +38,12 @@ public interface SessionListener {
     default void onNudge(int nudgeNumber) {
     }
 
-    default void onTaskComplete(String summary, Boolean success) {
+    /**
+     * The agent called {@code task_complete}: its summary, the CLI's {@code success} flag and {@code outcome}
+     * ({@code completed}, {@code continue}, {@code blocked}, or null from a CLI that does not say), and the blocker in
+     * words when the outcome is {@code blocked}.
+     */
+    default void onTaskComplete(String summary, Boolean success, String outcome, String blocker) {
     }
 
     default void onSessionError(SessionError error) {

@@ -23,10 +23,24 @@ package io.jenkins.plugins.copilotautopilot.core.session;
  * @param inputTokens         input tokens reported by {@code assistant.usage}, or null
  * @param outputTokens        output tokens reported by {@code assistant.usage}, or null
  * @param activity            what the session was doing last, for a stall or timeout message
+ * @param taskOutcome         the last {@code session.task_complete}'s {@code outcome} ({@code completed},
+ *                            {@code continue}, {@code blocked} or a value of a later CLI), or null when absent
+ * @param taskBlocker         its blocker in words, when it had one, or null
  */
 public record SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
                            int deniedToolCalls, int assistantMessages, int nudges, int retries,
                            boolean taskCompleteSeen, String taskSummary, Boolean taskSuccess,
                            SessionError firstError, String autopilotStopReason, boolean idle, ResultInfo result,
-                           String model, Long inputTokens, Long outputTokens, String activity) {
+                           String model, Long inputTokens, Long outputTokens, String activity, String taskOutcome,
+                           String taskBlocker) {
+
+    public SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
+                        int deniedToolCalls, int assistantMessages, int nudges, int retries,
+                        boolean taskCompleteSeen, String taskSummary, Boolean taskSuccess,
+                        SessionError firstError, String autopilotStopReason, boolean idle, ResultInfo result,
+                        String model, Long inputTokens, Long outputTokens, String activity) {
+        this(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls, assistantMessages, nudges, retries,
+                taskCompleteSeen, taskSummary, taskSuccess, firstError, autopilotStopReason, idle, result, model,
+                inputTokens, outputTokens, activity, null, null);
+    }
 }

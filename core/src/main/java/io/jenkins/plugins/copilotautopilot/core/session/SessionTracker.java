@@ -54,6 +54,8 @@ public final class SessionTracker {
     private boolean taskCompleteSeen;
     private String taskSummary;
     private Boolean taskSuccess;
+    private String taskOutcome;
+    private String taskBlocker;
     private SessionError firstError;
     private String autopilotStopReason;
     private boolean idle;
@@ -276,12 +278,18 @@ public final class SessionTracker {
         String summary = event.dataText("summary");
         String success = event.dataText("success");
         Boolean ok = "true".equals(success) ? Boolean.TRUE : "false".equals(success) ? Boolean.FALSE : null;
+        String outcome = event.dataText("outcome");
+        String blocker = TaskBlockers.describe(event.data() == null ? null : event.data().get("blocker"));
+        // "continue" is the CLI's reviewer sending the agent back to work: no completion
+        boolean completion = !TaskBlockers.CONTINUE.equals(outcome);
         synchronized (this) {
-            taskCompleteSeen = true;
-            taskSummary = summary;
-            taskSuccess = ok;
+            taskCompleteSeen = completion;
+            taskSummary = completion ? summary : null;
+            taskSuccess = completion ? ok : null;
+            taskOutcome = outcome;
+            taskBlocker = blocker;
         }
-        listeners.forEach(l -> l.onTaskComplete(summary, ok));
+        listeners.forEach(l -> l.onTaskComplete(summary, ok, outcome, blocker));
     }
     private void sessionError(CliEvent event) {
         SessionError error = new SessionError(event.dataText("errorType"), event.dataText("message"),
@@ -420,7 +428,7 @@ public final class SessionTracker {
     public synchronized SessionState state() {
         return new SessionState(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls,
                 assistantMessages, nudges, retries, taskCompleteSeen, taskSummary, taskSuccess, firstError,
-                autopilotStopReason, idle, result, model, inputTokens, outputTokens, activity());
+                autopilotStopReason, idle, result, model, inputTokens, outputTokens, activity(), taskOutcome, taskBlocker);
     }
 
     /** What the agent was doing at this moment, in words. */

@@ -41,6 +41,7 @@ public final class TaskSettings {
     private final Integer timeoutMinutes;
     private final Integer inactivityTimeoutMinutes;
     private final String resultWhenIncomplete;
+    private final String resultWhenBlocked;
     private final String copilotPath;
     private final String installation;
     private final String providerBaseUrl;
@@ -68,6 +69,7 @@ public final class TaskSettings {
         timeoutMinutes = b.timeoutMinutes;
         inactivityTimeoutMinutes = b.inactivityTimeoutMinutes;
         resultWhenIncomplete = blankToNull(b.resultWhenIncomplete);
+        resultWhenBlocked = blankToNull(b.resultWhenBlocked);
         copilotPath = blankToNull(b.copilotPath);
         installation = blankToNull(b.installation);
         providerBaseUrl = blankToNull(b.providerBaseUrl);
@@ -114,6 +116,7 @@ public final class TaskSettings {
         b.timeoutMinutes = pick("timeout", timeoutMinutes, defaults.timeoutMinutes, taken);
         b.inactivityTimeoutMinutes = pick("inactivityTimeout", inactivityTimeoutMinutes, defaults.inactivityTimeoutMinutes, taken);
         b.resultWhenIncomplete = pick("resultWhenIncomplete", resultWhenIncomplete, defaults.resultWhenIncomplete, taken);
+        b.resultWhenBlocked = pick("resultWhenBlocked", resultWhenBlocked, defaults.resultWhenBlocked, taken);
         b.installation = copilotPath != null ? installation
                 : pick("installation", installation, defaults.installation, taken);
         TaskSettings provider = providerBaseUrl != null || defaults.providerBaseUrl == null ? this : defaults;
@@ -164,6 +167,11 @@ public final class TaskSettings {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
+        try {
+            ResultWhenIncomplete.parse(resultWhenBlocked, "resultWhenBlocked", null);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
         AutopilotOptions options = b.build();
         problems.addAll(0, options.validate());
         if (!problems.isEmpty()) {
@@ -206,6 +214,11 @@ public final class TaskSettings {
     /** The build result for an INCOMPLETE outcome. */
     public ResultWhenIncomplete resultWhenIncompleteValue() {
         return ResultWhenIncomplete.parse(resultWhenIncomplete);
+    }
+
+    /** The build result for a BLOCKED outcome: as chosen, else that of an INCOMPLETE one. */
+    public ResultWhenIncomplete resultWhenBlockedValue() {
+        return ResultWhenIncomplete.parse(resultWhenBlocked, "resultWhenBlocked", resultWhenIncompleteValue());
     }
 
     private static Duration minutes(String name, Integer value, Duration fallback, List<String> problems) {
@@ -310,6 +323,10 @@ public final class TaskSettings {
         return resultWhenIncomplete;
     }
 
+    public String resultWhenBlocked() {
+        return resultWhenBlocked;
+    }
+
     /** The CLI executable or folder the step names; it wins over any installation. */
     public String copilotPath() {
         return copilotPath;
@@ -370,6 +387,7 @@ public final class TaskSettings {
         private Integer timeoutMinutes;
         private Integer inactivityTimeoutMinutes;
         private String resultWhenIncomplete;
+        private String resultWhenBlocked;
         private String copilotPath;
         private String installation;
         private String providerBaseUrl;
@@ -455,6 +473,12 @@ public final class TaskSettings {
 
         public Builder resultWhenIncomplete(String value) {
             resultWhenIncomplete = value;
+            return this;
+        }
+
+        /** FAILURE, UNSTABLE or SUCCESS for a BLOCKED outcome; none: as for INCOMPLETE. */
+        public Builder resultWhenBlocked(String value) {
+            resultWhenBlocked = value;
             return this;
         }
 

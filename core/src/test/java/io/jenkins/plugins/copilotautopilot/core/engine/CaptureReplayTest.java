@@ -56,6 +56,66 @@ class CaptureReplayTest {
         assertThat(replay.log.lines()).allMatch(l -> l.startsWith("[copilot] "));
     }
 
+    /**
+     * CLI 1.0.102 prints {@code outcome} and {@code blocker} only from its own completion review (a model's
+     * task_complete carries a summary alone), so the blocked completion is played from the happy capture.
+     */
+    private static String blockedCapture() {
+        String happy = Captures.stdoutText("cli-happy");
+        String completion = "\"summary\": \"Created hello.txt containing 'hello-from-fake-model'.\", \"success\": true}";
+        assertThat(happy).contains(completion);
+        return happy.replace(completion, "\"summary\": \"Could not publish.\", \"success\": false, \"outcome\": \"blocked\", "
+                + "\"blocker\": {\"kind\": \"missing_access\", \"description\": \"No write access to the <registry>.\"}}");
+    }
+
+    @Test
+    void aBlockedCompletionEndsBlockedWithTheBlockerInTheLogTheResultAndTheJournal() {
+        ListLogSink log = new ListLogSink(false);
+        ByteArrayOutputStream journal = new ByteArrayOutputStream();
+        SessionResult result = AutopilotEngine.builder(log).journalTo(journal).build()
+                .run(Commands.simple(), ReplayLauncher.ofText(blockedCapture(), 0));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(result.outcome().exitCode()).isEqualTo(4);
+        assertThat(result.reason()).isEqualTo("The agent called task_complete saying it is blocked after 2 turns.");
+        assertThat(result.blocker()).isEqualTo("missing_access: No write access to the <registry>.");
+        assertThat(result.summary()).isEqualTo("Could not publish.");
+        assertThat(result.toMap()).containsEntry("blocker", "missing_access: No write access to the <registry>.")
+                .containsEntry("outcome", "BLOCKED").containsEntry("completed", false);
+        assertThat(log.lines()).containsSubsequence(
+                "[copilot]   Task blocked: missing_access: No write access to the <registry>.",
+                "[copilot]   Summary: Could not publish.",
+                "[copilot] BLOCKED: The agent called task_complete saying it is blocked after 2 turns.",
+                "[copilot] Blocked by: missing_access: No write access to the <registry>.",
+                "[copilot] Summary: Could not publish.");
+        assertThat(journal.toString(StandardCharsets.UTF_8)).contains("\"blocker\":\"missing_access: No write access to the <registry>.\"");
+    }
+
+    @Test
+    void withoutAgentTextTheLogSaysBlockedButNotByWhat() {
+        ListLogSink log = new ListLogSink(false);
+        SessionResult result = AutopilotEngine.builder(log).agentTextInLog(false).build()
+                .run(Commands.simple(), ReplayLauncher.ofText(blockedCapture(), 0));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(log.lines()).contains("[copilot]   Task blocked");
+        assertThat(log.lines()).noneMatch(l -> l.contains("registry") || l.contains("Could not publish"));
+    }
+
+    @Test
+    void aCompletionSentBackToWorkIsNoCompletion() {
+        String happy = Captures.stdoutText("cli-happy");
+        String sentBack = happy.replace("\"success\": true}", "\"success\": false, \"outcome\": \"continue\"}");
+        assertThat(sentBack).isNotEqualTo(happy);
+        ListLogSink log = new ListLogSink(false);
+        SessionResult result = AutopilotEngine.builder(log).build().run(Commands.simple(), ReplayLauncher.ofText(sentBack, 0));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.INCOMPLETE);
+        assertThat(result.summary()).isNull();
+        assertThat(result.reason()).startsWith("The agent's last task_complete was sent back to work (outcome: continue)");
+        assertThat(log.lines()).contains("[copilot]   Task complete not accepted (outcome: continue): the agent goes on");
+    }
+
     @Test
     void happyCaptureReadsLikeTheSession() {
         Replay replay = replay("cli-happy");

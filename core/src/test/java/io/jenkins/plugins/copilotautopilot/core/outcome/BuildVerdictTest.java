@@ -21,6 +21,18 @@ class BuildVerdictTest {
     }
 
     @Test
+    void aBlockedAgentGivesItsOwnChoiceElseThatOfAnIncompleteTask() {
+        assertThat(BuildVerdict.of(Outcome.BLOCKED, ResultWhenIncomplete.UNSTABLE)).isEqualTo(BuildVerdict.UNSTABLE);
+        assertThat(BuildVerdict.of(Outcome.BLOCKED, ResultWhenIncomplete.UNSTABLE, null)).isEqualTo(BuildVerdict.UNSTABLE);
+        assertThat(BuildVerdict.of(Outcome.BLOCKED, ResultWhenIncomplete.FAILURE, ResultWhenIncomplete.SUCCESS))
+                .isEqualTo(BuildVerdict.SUCCESS);
+        assertThat(BuildVerdict.of(Outcome.INCOMPLETE, ResultWhenIncomplete.FAILURE, ResultWhenIncomplete.SUCCESS))
+                .isEqualTo(BuildVerdict.FAILURE);
+        assertThat(Outcome.worst(java.util.List.of(Outcome.BLOCKED, Outcome.INCOMPLETE, Outcome.COMPLETED))).isEqualTo(Outcome.BLOCKED);
+        assertThat(Outcome.worst(java.util.List.of(Outcome.BLOCKED, Outcome.ABORTED))).isEqualTo(Outcome.ABORTED);
+    }
+
+    @Test
     void theWorstOutcomeSpeaksForSeveralSessions() {
         assertThat(Outcome.worst(java.util.List.of(Outcome.COMPLETED, Outcome.INCOMPLETE))).isEqualTo(Outcome.INCOMPLETE);
         assertThat(Outcome.worst(java.util.List.of(Outcome.ABORTED, Outcome.FAILED, Outcome.COMPLETED))).isEqualTo(Outcome.FAILED);

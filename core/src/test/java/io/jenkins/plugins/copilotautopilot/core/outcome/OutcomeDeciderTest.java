@@ -32,6 +32,36 @@ class OutcomeDeciderTest {
         assertThat(exited(state(true, "Done", false, null, "task_complete", RESULT), 0).outcome()).isEqualTo(Outcome.INCOMPLETE);
     }
 
+    private static SessionState said(String outcome, String blocker) {
+        return new SessionState(10, 0, 2, 1, 0, 0, 1, 1, 0, !"continue".equals(outcome), "continue".equals(outcome) ? null : "Done",
+                true, null, "task_complete", true, RESULT, "m", null, null, "between turns (after turn 2)", outcome, blocker);
+    }
+
+    @Test
+    void theAgentsBlockedOutcomeIsBlockedWithoutItsWordsInTheReason() {
+        assertThat(exited(said("blocked", "missing_access: No access to the registry."), 0)).isEqualTo(new SessionOutcome(
+                Outcome.BLOCKED, "The agent called task_complete saying it is blocked after 2 turns."));
+        assertThat(exited(said("blocked", null), 0)).isEqualTo(new SessionOutcome(
+                Outcome.BLOCKED, "The agent called task_complete saying it is blocked after 2 turns (it named no blocker)."));
+        assertThat(exited(said("completed", null), 0).outcome()).isEqualTo(Outcome.COMPLETED);
+    }
+
+    @Test
+    void aCompletionSentBackOrOfAnUnknownKindIsNoCompletion() {
+        assertThat(exited(said("continue", null), 0)).isEqualTo(new SessionOutcome(Outcome.INCOMPLETE,
+                "The agent's last task_complete was sent back to work (outcome: continue) and the session ended after 2 turns"
+                        + " without another."));
+        assertThat(exited(said("handed_off\n<b>", null), 0)).isEqualTo(new SessionOutcome(Outcome.INCOMPLETE,
+                "The agent called task_complete with the outcome 'handed_off <b>', which this version does not take for a completion."));
+    }
+
+    @Test
+    void aStopOrAFailureWinsOverABlockedCompletion() {
+        assertThat(exited(said("blocked", "x"), 1).outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(OutcomeDecider.decide(said("blocked", "x"), ProcessEnd.stopped(Termination.ABORTED, null, null, null)).outcome())
+                .isEqualTo(Outcome.ABORTED);
+    }
+
     @Test
     void aSummaryWithoutAVisibleCharacterIsNoSummary() {
         String[] invisible = {"\u00A0", "\u2007", "\u202F", "\u200B", "\uFEFF", "\0", "\u2060", "\u00AD", "\u3000",

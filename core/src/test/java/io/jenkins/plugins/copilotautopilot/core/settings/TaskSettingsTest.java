@@ -136,6 +136,20 @@ class TaskSettingsTest {
     }
 
     @Test
+    void aBlockedAgentsResultIsTheStepsElseTheAdministratorsElseThatOfAnIncompleteTask() {
+        TaskSettings step = TaskSettings.builder().prompt("p").build();
+        assertThat(step.withDefaults(ADMIN).resultWhenBlockedValue()).isEqualTo(ResultWhenIncomplete.UNSTABLE);
+        assertThat(step.withDefaults(TaskSettings.builder().build()).resultWhenBlockedValue()).isEqualTo(ResultWhenIncomplete.FAILURE);
+
+        TaskSettings admin = TaskSettings.builder().resultWhenIncomplete("UNSTABLE").resultWhenBlocked("success").build();
+        TaskSettings merged = step.withDefaults(admin);
+        assertThat(merged.resultWhenBlockedValue()).isEqualTo(ResultWhenIncomplete.SUCCESS);
+        assertThat(merged.fromDefaults()).contains("resultWhenBlocked");
+        assertThat(TaskSettings.builder().prompt("p").resultWhenBlocked("FAILURE").build().withDefaults(admin)
+                .resultWhenBlockedValue()).isEqualTo(ResultWhenIncomplete.FAILURE);
+    }
+
+    @Test
     void anExplicitCopilotPathIgnoresTheDefaultInstallation() {
         TaskSettings merged = TaskSettings.builder().prompt("p").copilotPath("/opt/copilot").build().withDefaults(ADMIN);
 
@@ -146,7 +160,7 @@ class TaskSettingsTest {
     @Test
     void listsEveryProblemAtOnce() {
         TaskSettings bad = TaskSettings.builder().prompt(" ").timeoutMinutes(-1).offline(true)
-                .resultWhenIncomplete("MAYBE").maxAutopilotContinues(-2).build();
+                .resultWhenIncomplete("MAYBE").resultWhenBlocked("never").maxAutopilotContinues(-2).build();
 
         assertThatThrownBy(() -> bad.toOptions("t", null))
                 .isInstanceOf(InvalidOptionsException.class)
@@ -155,7 +169,8 @@ class TaskSettingsTest {
                         "maxAutopilotContinues must be 0 or more, was -2.",
                         "timeout must be 0 (no limit) or a number of minutes; was -1.",
                         "offline needs your own model provider: set providerBaseUrl and model.",
-                        "resultWhenIncomplete must be FAILURE, UNSTABLE or SUCCESS; was 'MAYBE'."));
+                        "resultWhenIncomplete must be FAILURE, UNSTABLE or SUCCESS; was 'MAYBE'.",
+                        "resultWhenBlocked must be FAILURE, UNSTABLE or SUCCESS; was 'never'."));
     }
 
     @Test
