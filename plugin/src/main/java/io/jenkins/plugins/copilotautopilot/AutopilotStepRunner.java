@@ -10,6 +10,8 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.BuildLogExcerpt;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -67,6 +69,9 @@ final class AutopilotStepRunner {
     /** The most of a session's CLI output its journal keeps, in MiB of characters. */
     static final long JOURNAL_LIMIT_MB = Long.getLong(AutopilotStepRunner.class.getName() + ".journalLimitMegabytes", 256);
 
+    /** Console lines read beyond those asked for by {@code includeBuildLog}, for the step's own lines left out. */
+    private static final int BUILD_LOG_SLACK_LINES = 2_000;
+
     private AutopilotStepRunner() {
     }
 
@@ -101,11 +106,22 @@ final class AutopilotStepRunner {
         String apiKey = settings.providerCredentialsId() != null
                 ? StringCredentialLookup.secret(run, settings.providerCredentialsId(), "providerCredentialsId")
                 : null;
+        String node = FilePathUtils.getNodeName(workspace).isEmpty() ? "the built-in node" : FilePathUtils.getNodeName(workspace);
+        String promptFileText = null;
+        if (settings.promptFile() != null) {
+            String name = settings.promptFile();
+            promptFileText = TimeLimits.limit(workspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
+                    Messages.AutopilotStepRunner_ReadingPromptFile(name, node), () -> PromptFile.read(workspace, name));
+            listener.getLogger().println(Messages.AutopilotStepRunner_PromptFromFile(name, promptFileText.length()));
+        }
         AutopilotOptions options;
         try {
-            options = withSensitiveVariables(settings.toOptions(token, apiKey), sensitiveVariables, env);
+            options = withSensitiveVariables(settings.toOptions(token, apiKey, promptFileText), sensitiveVariables, env);
         } catch (InvalidOptionsException e) {
             throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
+        }
+        if (settings.includeBuildLog() != null && settings.includeBuildLog() > 0) {
+            options = withBuildLog(options, settings.includeBuildLog(), run, env, listener);
         }
         if (options.githubToken() == null && options.provider() == null) {
             throw new AbortException(Messages.AutopilotStepRunner_NoCredentials());
@@ -113,7 +129,6 @@ final class AutopilotStepRunner {
         if (!tokenSource.isNone()) {
             listener.getLogger().println(Messages.AutopilotStepRunner_TokenSource(tokenSource.describe()));
         }
-        String node = FilePathUtils.getNodeName(workspace).isEmpty() ? "the built-in node" : FilePathUtils.getNodeName(workspace);
         FilePath workDir = TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AutopilotStepRunner_PreparingWorkDir(node),
                 () -> workingDirectory(settings, workspace));
         boolean insideContainer = AgentCliLauncher.insideContainer(launcher);
@@ -141,7 +156,8 @@ final class AutopilotStepRunner {
                 startedAt, millis(options.timeout()), millis(options.inactivityTimeout()), tokenSource.credentialsId(),
                 settings.providerCredentialsId(), command.secretVariables(), settings.resultWhenIncompleteValue().name(),
                 propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole(),
-                settings.resultWhenBlockedValue().name());
+                settings.resultWhenBlockedValue().name(), settings.changesFile(),
+                settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote());
         return new Prepared(command, follower, launchFolder, env, state);
     }
 
@@ -212,6 +228,22 @@ final class AutopilotStepRunner {
     }
 
     /** The options plus the build's secret variables that are set, so their values are masked and hidden from tools. */
+    /** The task with the end of this build's console appended, masked ({@code includeBuildLog}). */
+    private static AutopilotOptions withBuildLog(AutopilotOptions options, int lines, Run<?, ?> run, EnvVars env,
+                                                 TaskListener listener) throws IOException {
+        // more than asked for: the step's own lines are left out afterwards
+        List<String> console = run.getLog(lines + BUILD_LOG_SLACK_LINES);
+        BuildLogExcerpt excerpt = BuildLogExcerpt.append(options.prompt(), console, lines,
+                SecretMasker.of(options.secretValues(env)), "Jenkins build " + run.getFullDisplayName());
+        AutopilotOptions with = options.withPrompt(excerpt.task());
+        List<String> problems = with.validate();
+        if (!problems.isEmpty()) {
+            throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", problems)));
+        }
+        listener.getLogger().println(Messages.AutopilotStepRunner_BuildLogIncluded(excerpt.lines(), excerpt.leftOutLines()));
+        return with;
+    }
+
     private static AutopilotOptions withSensitiveVariables(AutopilotOptions options, Collection<String> names, EnvVars env) {
         Set<String> add = new LinkedHashSet<>();
         for (String name : names) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import net.sf.json.JSONObject;
+import org.jenkinsci.plugins.workflow.actions.LabelAction;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
@@ -69,6 +70,13 @@ public final class CopilotAutopilotStep extends Step {
     private boolean recordChanges = true;
     private Boolean agentTextInConsole;
     private boolean propagate = true;
+    private String promptFile;
+    private String changesFile;
+    private Integer includeBuildLog;
+    /** The step's name in Pipeline views (Pipeline Graph View, Blue Ocean), as {@code sh}'s {@code label}. */
+    private String label;
+
+    static final int MAX_LABEL_LENGTH = 100;
 
     @DataBoundConstructor
     public CopilotAutopilotStep(String prompt) {
@@ -76,12 +84,56 @@ public final class CopilotAutopilotStep extends Step {
     }
 
     @Override
-    public StepExecution start(StepContext context) {
+    public StepExecution start(StepContext context) throws Exception {
+        if (label != null) {
+            context.get(FlowNode.class).addAction(new LabelAction(label));
+        }
         return new CopilotAutopilotStepExecution(this, context);
+    }
+
+    public String getLabel() {
+        return label;
+    }
+
+    /** Shown instead of the step's name in Pipeline views; cut at {@value #MAX_LABEL_LENGTH} characters, as {@code sh} does. */
+    @DataBoundSetter
+    public void setLabel(String label) {
+        String trimmed = Util.fixEmptyAndTrim(label);
+        this.label = trimmed == null || trimmed.length() <= MAX_LABEL_LENGTH ? trimmed : trimmed.substring(0, MAX_LABEL_LENGTH);
     }
 
     public String getPrompt() {
         return prompt;
+    }
+
+    public String getPromptFile() {
+        return promptFile;
+    }
+
+    /** A workspace file holding the task, instead of {@code prompt}. */
+    @DataBoundSetter
+    public void setPromptFile(String promptFile) {
+        this.promptFile = Util.fixEmptyAndTrim(promptFile);
+    }
+
+    public Integer getIncludeBuildLog() {
+        return includeBuildLog;
+    }
+
+    /** Appends this many of the build's last console lines to the task (for "why did this build fail, fix it"). */
+    @DataBoundSetter
+    public void setIncludeBuildLog(Integer includeBuildLog) {
+        this.includeBuildLog = includeBuildLog == null || includeBuildLog == 0 ? null : includeBuildLog;
+    }
+
+    public String getChangesFile() {
+        return changesFile;
+    }
+
+    /** A workspace file the step writes what the agent changed into, as a unified diff. */
+    @DataBoundSetter
+    public void setChangesFile(String changesFile) {
+        this.changesFile = Util.fixEmptyAndTrim(changesFile);
     }
 
     public String getModel() {
@@ -312,6 +364,9 @@ public final class CopilotAutopilotStep extends Step {
     TaskSettings toSettings() {
         return TaskSettings.builder()
                 .prompt(prompt)
+                .promptFile(promptFile)
+                .changesFile(changesFile)
+                .includeBuildLog(includeBuildLog)
                 .model(model)
                 .credentialsId(credentialsId)
                 .maxAutopilotContinues(maxAutopilotContinues)

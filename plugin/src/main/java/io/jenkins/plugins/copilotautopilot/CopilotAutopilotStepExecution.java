@@ -257,9 +257,14 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         }
     }
 
+    @Override
+    public ResumeState state() {
+        return state;
+    }
+
     /** How the session's end ends the step (a recorder thread; the session is recorded). */
     @Override
-    public void ended(SessionResult result) {
+    public void ended(SessionResult result, boolean changesFileWritten) {
         ResumeState s = state;
         boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate;
         try {
@@ -281,7 +286,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
                     run().setResult(Result.UNSTABLE);
                 }
             }
-            getContext().onSuccess(new LinkedHashMap<>(result.toMap()));
+            LinkedHashMap<String, Object> map = new LinkedHashMap<>(result.toMap());
+            map.put("changesFile", changesFileWritten ? s.changesFile : null);
+            getContext().onSuccess(map);
         } catch (Throwable e) {
             getContext().onFailure(e);
         }

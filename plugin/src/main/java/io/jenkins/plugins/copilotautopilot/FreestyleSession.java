@@ -31,6 +31,7 @@ final class FreestyleSession implements SessionDriver.Build {
     private final TaskListener listener;
     private final CompletableFuture<SessionResult> recorded = new CompletableFuture<>();
     private volatile boolean agentTextInConsole = true;
+    private volatile ResumeState state;
 
     private FreestyleSession(Run<?, ?> run, Launcher launcher, TaskListener listener) {
         this.run = run;
@@ -51,6 +52,7 @@ final class FreestyleSession implements SessionDriver.Build {
         AutopilotStepRunner.Prepared prepared = AutopilotStepRunner.prepare(task, run, workspace, env, launcher, listener,
                 invocationId, sensitiveVariables, true);
         build.agentTextInConsole = prepared.state().agentTextInConsole;
+        build.state = prepared.state();
         AgentSession session = AutopilotStepRunner.launch(prepared, launcher, listener, driver);
         if (session == null) {
             driver.end(prepared.follower().result()); // it could not start: the follower says why
@@ -109,7 +111,12 @@ final class FreestyleSession implements SessionDriver.Build {
     }
 
     @Override
-    public void ended(SessionResult result) {
+    public ResumeState state() {
+        return state;
+    }
+
+    @Override
+    public void ended(SessionResult result, boolean changesFileWritten) {
         recorded.complete(result);
     }
 }

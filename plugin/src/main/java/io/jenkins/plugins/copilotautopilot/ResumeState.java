@@ -34,6 +34,10 @@ final class ResumeState implements Serializable {
     final String resultWhenIncomplete;
     /** FAILURE, UNSTABLE or SUCCESS; null (from an older version): as for INCOMPLETE. */
     final String resultWhenBlocked;
+    /** The file to write the agent's changes into, as the step names it, or null. */
+    final String changesFile;
+    /** That file on the launch node. */
+    final String changesPath;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
     /** The budget: the most premium requests, or null. */
@@ -47,7 +51,8 @@ final class ResumeState implements Serializable {
                 long startedAtMillis, Long timeoutMillis,
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
-                Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked) {
+                Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked,
+                String changesFile, String changesPath) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
         this.launchFolder = launchFolder;
@@ -64,12 +69,14 @@ final class ResumeState implements Serializable {
         this.maxTokens = maxTokens;
         this.agentTextInConsole = agentTextInConsole;
         this.resultWhenBlocked = resultWhenBlocked;
+        this.changesFile = changesFile;
+        this.changesPath = changesPath;
     }
 
     /** The same, once the session runs at {@code where}. */
     ResumeState started(AgentSession.Location where) {
         return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
                 tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
-                maxTokens, agentTextInConsole, resultWhenBlocked);
+                maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath);
     }
 }

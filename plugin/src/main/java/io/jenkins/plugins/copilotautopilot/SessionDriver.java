@@ -47,8 +47,15 @@ final class SessionDriver implements AgentSession.Owner {
         /** Whether what the agent writes was printed in the console (else its words are private to readers of the workspace). */
         boolean agentTextInConsole();
 
-        /** The session has ended and was recorded on the build; called once, on a recorder thread. */
-        void ended(SessionResult result);
+        /** What the session was started with (null: it never got that far). */
+        ResumeState state();
+
+        /**
+         * The session has ended and was recorded on the build; called once, on a recorder thread.
+         *
+         * @param changesFileWritten whether the {@code changesFile} the settings name was written
+         */
+        void ended(SessionResult result, boolean changesFileWritten);
     }
 
     private final String invocationId;
@@ -233,19 +240,21 @@ final class SessionDriver implements AgentSession.Owner {
         Following.done(this);
         AgentSession s = session;
         Following.recorders().submit(() -> {
+            boolean written = false;
             try {
                 if (s != null && !cleanedUpSoon(s)) {
                     build.listener().getLogger().println(Messages.SessionDriver_CleanupLater(s.location().controlFolder,
                             s.location().displayNode()));
                     retryCleanup(s, 1);
                 }
+                written = s != null && ChangesFile.write(build.state(), result, build.listener());
                 try {
                     AutopilotStepRunner.record(build.run(), invocationId, result, !build.agentTextInConsole(), build.listener());
                 } catch (IOException | InterruptedException | RuntimeException e) {
                     build.listener().getLogger().println(Messages.AutopilotStepRunner_CannotSave(e.getMessage()));
                 }
             } finally {
-                build.ended(result);
+                build.ended(result, written);
             }
         });
     }

@@ -135,6 +135,21 @@ class CopilotAutopilotStepTest {
     }
 
     @Test
+    void theLabelNamesTheStepInPipelineViewsAsShsDoes() throws Exception {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
+        WorkflowRun b = j.buildAndAssertSuccess(pipeline("node { " + step(cli, ", label: 'Fix the failing tests'") + "\n"
+                + step(cli, ", label: '" + "x".repeat(150) + "'") + "\n" + step(cli, "") + " }"));
+
+        List<FlowNode> nodes = new DepthFirstScanner().filteredNodes(b.getExecution(), new NodeStepTypePredicate("copilotAutopilot"));
+        assertEquals(3, nodes.size());
+        List<String> names = nodes.stream().map(FlowNode::getDisplayName).sorted().toList();
+        assertThat(names, contains("Fix the failing tests", "Run a GitHub Copilot CLI autopilot task", "x".repeat(100)));
+        assertEquals("Fix the failing tests", nodes.stream().map(n -> n.getAction(org.jenkinsci.plugins.workflow.actions.LabelAction.class))
+                .filter(java.util.Objects::nonNull).map(org.jenkinsci.plugins.workflow.actions.LabelAction::getDisplayName)
+                .filter(n -> n.startsWith("Fix")).findFirst().orElseThrow());
+    }
+
+    @Test
     void aModelErrorFailsWithTheReason() throws Exception {
         Path cli = FakeCopilot.in(tmp).replaying("cli-error400").write();
         WorkflowRun b = build(Result.FAILURE, pipeline("node { " + step(cli, "") + " }"));
@@ -262,6 +277,7 @@ class CopilotAutopilotStepTest {
         step.setInactivityTimeout(5);
         step.setResultWhenIncomplete("UNSTABLE");
         step.setResultWhenBlocked("SUCCESS");
+        step.setLabel("Fix the tests");
         step.setCopilotPath("/opt/copilot");
         j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
                 .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));

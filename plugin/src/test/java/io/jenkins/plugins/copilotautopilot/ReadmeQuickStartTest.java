@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.FilePath;
@@ -105,10 +106,60 @@ class ReadmeQuickStartTest {
         }
     }
 
+    /**
+     * The README's "fix the failed build" Pipeline. It is Declarative, which this test's Jenkins does not have, so its
+     * parts are run as Declarative runs them: the stage's steps, then (they fail) the {@code post { failure }} block.
+     */
+    @Test
+    void theFixTheFailedBuildExampleHandsTheAgentTheLogAndKeepsThePatch(JenkinsRule j) throws Exception {
+        String declarative = ReadmeBlocks.block("fix-the-failed-build");
+        Matcher steps = Pattern.compile("steps \\{ (.*) }\n").matcher(declarative);
+        Matcher failure = Pattern.compile("failure \\{\n(.*?)\n        }\n", Pattern.DOTALL).matcher(declarative);
+        assertTrue(steps.find() && failure.find(), "the README's block has a stage's steps and a post failure block");
+        String scripted = "node {\n  checkout scm\n  try {\n    " + steps.group(1) + "\n  } catch (e) {\n"
+                + "    currentBuild.result = 'FAILURE'\n" + failure.group(1) + "\n  }\n}\n";
+        TestCredentials.addToken(j);
+        j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
+                .setInstallations(new CopilotCliInstallation("copilot-1.0.102", TestCli.executable().path(), List.<ToolProperty<?>>of()));
+        java.util.concurrent.atomic.AtomicReference<String> firstRequest = new java.util.concurrent.atomic.AtomicReference<>();
+        ScriptedModelServer.Script fix = fixTheFailingTest();
+        try (ScriptedModelServer model = ScriptedModelServer.start(request -> {
+            firstRequest.compareAndSet(null, request.body().toString());
+            return fix.reply(request);
+        })) {
+            CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
+            defaults.setInstallation("copilot-1.0.102");
+            defaults.setProviderBaseUrl(model.baseUrl());
+            defaults.setModel("fake-model");
+            defaults.setOffline(true);
+            CopilotAutopilotConfiguration.get().setDefaults(defaults);
+
+            WorkflowJob job = j.createProject(WorkflowJob.class, "my-app");
+            job.setDefinition(new CpsScmFlowDefinition(new FolderScm(repository(scripted).toString()), "Jenkinsfile"));
+            WorkflowRun b = j.assertBuildStatus(hudson.model.Result.FAILURE, job.scheduleBuild2(0));
+
+            j.assertLogContains("[copilot] The task ends with the last ", b);
+            j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 4 turns.", b);
+            assertThat("the model got the failed test's output", firstRequest.get(), containsString("AssertionError"));
+            assertThat(firstRequest.get(), containsString("<build_log>"));
+            j.assertLogContains("[copilot] What the agent changed is in copilot.patch (", b);
+            String patch = Files.readString(new File(b.getArtifactsDir(), "copilot.patch").toPath());
+            assertThat(patch, containsString("+exports.add = (a, b) => a + b;"));
+            assertEquals("Copilot: fix the failed build", new org.jenkinsci.plugins.workflow.graphanalysis.DepthFirstScanner()
+                    .findFirstMatch(b.getExecution(), new org.jenkinsci.plugins.workflow.graphanalysis.NodeStepTypePredicate("copilotAutopilot"))
+                    .getDisplayName());
+        }
+    }
+
     /** The repository: the README's Jenkinsfile and an npm project whose test fails. */
     private Path repository() throws Exception {
+        return repository(ReadmeBlocks.block("pipeline-quick-start"));
+    }
+
+    /** The repository: this Jenkinsfile and an npm project whose test fails. */
+    private Path repository(String jenkinsfile) throws Exception {
         Path repo = Files.createDirectories(tmp.resolve("my-app"));
-        Files.writeString(repo.resolve("Jenkinsfile"), ReadmeBlocks.block("pipeline-quick-start"));
+        Files.writeString(repo.resolve("Jenkinsfile"), jenkinsfile);
         Files.writeString(repo.resolve("package.json"), "{\n  \"name\": \"my-app\",\n  \"version\": \"1.0.0\",\n  \"private\": true,\n"
                 + "  \"scripts\": { \"test\": \"node test/math.test.js\" }\n}\n");
         Files.createDirectories(repo.resolve("src"));
@@ -138,7 +189,7 @@ class ReadmeQuickStartTest {
         }
     }
 
-    /** An SCM whose checkout copies a folder into the workspace, for Pipelines from SCM in a test. */
+    /** An SCM whose checkout copies a folder into the workspace as a git clone, for Pipelines from SCM in a test. */
     public static final class FolderScm extends SCM {
         private final String folder;
 
@@ -151,6 +202,12 @@ class ReadmeQuickStartTest {
                              @NonNull TaskListener listener, File changelogFile, SCMRevisionState baseline)
                 throws IOException, InterruptedException {
             new FilePath(new File(folder)).copyRecursiveTo(workspace);
+            // a clone, as checkout scm gives: what the agent changed is recorded against it
+            int git = launcher.launch().pwd(workspace).stdout(listener).cmds("sh", "-c", "git init -q . && git add -A"
+                    + " && git -c user.email=t@example.invalid -c user.name=t commit -q -m checkout").join();
+            if (git != 0) {
+                throw new IOException("could not make " + workspace + " a git work tree");
+            }
         }
 
         @Override

@@ -69,6 +69,13 @@ public final class AutopilotOptions {
         return new Builder(prompt);
     }
 
+    /** These options with another task (validate them again: it may be too long). */
+    public AutopilotOptions withPrompt(String task) {
+        Builder b = toBuilder();
+        b.prompt = task;
+        return b.build();
+    }
+
     /** A builder holding these options, to change some of them. */
     public Builder toBuilder() {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
@@ -320,7 +327,7 @@ public final class AutopilotOptions {
 
     /** Builds {@link AutopilotOptions}; every setter accepts null for "not set". */
     public static final class Builder {
-        private final String prompt;
+        private String prompt;
         private String model;
         private Integer maxAutopilotContinues;
         private Double maxPremiumRequests;

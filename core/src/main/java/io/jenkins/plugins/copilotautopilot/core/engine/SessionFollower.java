@@ -438,7 +438,8 @@ public final class SessionFollower {
                 added, removed, files, usage.calls() > 0 ? usage.inputTokens() : null,
                 usage.calls() > 0 ? usage.outputTokens() : null, usage.calls() > 0 ? usage.cacheReadTokens() : null, changed,
                 changes == null ? null : masker.mask(changes.patch()), warnings,
-                outcome.outcome() == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null);
+                outcome.outcome() == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null,
+                changes != null && changes.patchCut());
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {

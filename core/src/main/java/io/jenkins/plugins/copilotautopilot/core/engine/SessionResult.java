@@ -35,17 +35,30 @@ import java.util.Map;
  * @param warnings        what the log warned of that the result should carry too (a budget that could not be
  *                        enforced, say), one line each
  * @param blocker         what the agent said blocks it, when it ended {@link Outcome#BLOCKED}, or null
+ * @param patchCut        whether {@code patch} was cut (it is then no whole patch)
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
                             long durationMillis, String sessionId, Integer exitCode, String model,
                             long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
                             Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
-                            List<String> warnings, String blocker) {
+                            List<String> warnings, String blocker, boolean patchCut) {
 
     public SessionResult {
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    }
+
+    /** A result whose patch, if any, is whole. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings, String blocker) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, false);
     }
 
     /** A result without a blocker. */

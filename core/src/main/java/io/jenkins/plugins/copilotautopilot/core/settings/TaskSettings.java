@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.settings;
 
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.BuildLogExcerpt;
 import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
@@ -27,6 +28,9 @@ import java.util.Set;
  */
 public final class TaskSettings {
     private final String prompt;
+    private final String promptFile;
+    private final String changesFile;
+    private final Integer includeBuildLog;
     private final String model;
     private final String credentialsId;
     private final Integer maxAutopilotContinues;
@@ -55,6 +59,9 @@ public final class TaskSettings {
 
     private TaskSettings(Builder b, Set<String> fromDefaults) {
         prompt = b.prompt;
+        promptFile = blankToNull(b.promptFile);
+        changesFile = blankToNull(b.changesFile);
+        includeBuildLog = b.includeBuildLog;
         model = blankToNull(b.model);
         credentialsId = blankToNull(b.credentialsId);
         maxAutopilotContinues = b.maxAutopilotContinues;
@@ -91,6 +98,9 @@ public final class TaskSettings {
         Set<String> taken = new LinkedHashSet<>();
         Builder b = new Builder();
         b.prompt = prompt;
+        b.promptFile = promptFile;
+        b.changesFile = changesFile;
+        b.includeBuildLog = includeBuildLog;
         b.workingDirectory = workingDirectory;
         b.addDirs = addDirs;
         b.secretEnvVars = secretEnvVars;
@@ -140,8 +150,32 @@ public final class TaskSettings {
      * @throws InvalidOptionsException listing every problem
      */
     public AutopilotOptions toOptions(String githubToken, String providerApiKey) {
+        return toOptions(githubToken, providerApiKey, null);
+    }
+
+    /**
+     * The options the CLI is started with, the task read from {@link #promptFile()} where the file is.
+     *
+     * @param promptFileText the text of {@link #promptFile()}, or null when there is none
+     * @throws InvalidOptionsException listing every problem
+     */
+    public AutopilotOptions toOptions(String githubToken, String providerApiKey, String promptFileText) {
         List<String> problems = new ArrayList<>();
-        AutopilotOptions.Builder b = AutopilotOptions.builder(prompt)
+        String task = prompt;
+        if (promptFile != null) {
+            if (prompt != null && !prompt.isBlank()) {
+                problems.add("Give the task as prompt or as promptFile, not both.");
+            }
+            task = promptFileText == null ? "" : promptFileText;
+        }
+        if (includeBuildLog != null && (includeBuildLog < 0 || includeBuildLog > BuildLogExcerpt.MAX_LINES)) {
+            problems.add("includeBuildLog must be a number of lines from 0 to " + BuildLogExcerpt.MAX_LINES + "; was "
+                    + includeBuildLog + ".");
+        }
+        if (changesFile != null && Boolean.FALSE.equals(recordChanges)) {
+            problems.add("changesFile needs the changes recorded: leave recordChanges on, or leave changesFile out.");
+        }
+        AutopilotOptions.Builder b = AutopilotOptions.builder(task)
                 .model(model)
                 .maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests)
@@ -267,6 +301,21 @@ public final class TaskSettings {
         return prompt;
     }
 
+    /** A file holding the task (relative to the step's directory, as {@code readFile} reads it), or null. */
+    public String promptFile() {
+        return promptFile;
+    }
+
+    /** How many of the build's last console lines to append to the task, or null (none). */
+    public Integer includeBuildLog() {
+        return includeBuildLog;
+    }
+
+    /** A file to write what the agent changed into (a unified diff, relative to the step's directory), or null. */
+    public String changesFile() {
+        return changesFile;
+    }
+
     public String model() {
         return model;
     }
@@ -373,6 +422,9 @@ public final class TaskSettings {
     /** Collects settings; every one may stay unset. */
     public static final class Builder {
         private String prompt;
+        private String promptFile;
+        private String changesFile;
+        private Integer includeBuildLog;
         private String model;
         private String credentialsId;
         private Integer maxAutopilotContinues;
@@ -403,6 +455,21 @@ public final class TaskSettings {
 
         public Builder prompt(String value) {
             prompt = value;
+            return this;
+        }
+
+        public Builder promptFile(String value) {
+            promptFile = value;
+            return this;
+        }
+
+        public Builder changesFile(String value) {
+            changesFile = value;
+            return this;
+        }
+
+        public Builder includeBuildLog(Integer value) {
+            includeBuildLog = value;
             return this;
         }
 
