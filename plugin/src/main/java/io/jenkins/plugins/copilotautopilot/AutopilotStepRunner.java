@@ -158,6 +158,15 @@ final class AutopilotStepRunner {
                 propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole(),
                 settings.resultWhenBlockedValue().name(), settings.changesFile(),
                 settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote());
+        LiveSessions.started(run, invocationId, journal, state);
+        CopilotAutopilotRunAction.showLive(run);
+        try {
+            listener.getLogger().print(Messages.AutopilotStepRunner_LivePrefix());
+            listener.hyperlink("/" + run.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/", Messages.AutopilotStepRunner_LiveLink());
+            listener.getLogger().println();
+        } catch (IOException e) {
+            listener.getLogger().println(Messages.AutopilotStepRunner_LiveLink());
+        }
         return new Prepared(command, follower, launchFolder, env, state);
     }
 
@@ -208,6 +217,8 @@ final class AutopilotStepRunner {
             }
         }
         OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
+        LiveSessions.started(run, state.invocationId, journal.toFile(), state);
+        CopilotAutopilotRunAction.showLive(run);
         try {
             return engine(listener, append, state.agentTextInConsole).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
                     new SessionFollower.Budget(state.maxPremiumRequests, state.maxTokens),
@@ -277,6 +288,8 @@ final class AutopilotStepRunner {
             CopilotAutopilotRunAction.record(run, record);
         } catch (IOException e) {
             listener.getLogger().println(Messages.AutopilotStepRunner_CannotSave(e.getMessage()));
+        } finally {
+            LiveSessions.ended(run, invocationId);
         }
         try {
             listener.hyperlink("/" + run.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/",

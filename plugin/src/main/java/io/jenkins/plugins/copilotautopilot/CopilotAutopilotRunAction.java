@@ -87,6 +87,13 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         }
     }
 
+    /** Makes the session page and its link exist while a first session runs (it is saved with the build later). */
+    static void showLive(Run<?, ?> run) {
+        synchronized (RECORD_LOCK) {
+            attachedTo(run);
+        }
+    }
+
     private static CopilotAutopilotRunAction attachedTo(Run<?, ?> run) {
         CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
         if (action == null) {
@@ -123,6 +130,57 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return !sessions.isEmpty();
     }
 
+    /** The sessions running now (not recorded yet), for the live page, the build page and the badge. */
+    public List<LiveSessions.LiveSession> getLiveSessions() {
+        if (run == null) {
+            return List.of();
+        }
+        List<LiveSessions.LiveSession> live = new ArrayList<>();
+        for (LiveSessions.LiveSession s : LiveSessions.of(run)) {
+            if (sessions.stream().noneMatch(r -> r.getInvocationId().equals(s.getInvocationId()))) {
+                live.add(s);
+            }
+        }
+        return live;
+    }
+
+    public boolean hasLiveSessions() {
+        return !getLiveSessions().isEmpty();
+    }
+
+    /**
+     * A running session so far (read from its journal at most every few seconds), as the current user may see it; null
+     * when it cannot be shown yet.
+     */
+    public SessionReport liveReport(LiveSessions.LiveSession session) {
+        run.getParent().checkPermission(Item.READ);
+        SessionReport report = session.report();
+        return report == null || isWorkspaceVisible() || !session.isAgentTextPrivate() ? report : report.withoutAgentText();
+    }
+
+    /** What a running session may still use: its limits and budgets, in words. */
+    public String liveLimits(LiveSessions.LiveSession session) {
+        ResumeState s = session.state();
+        List<String> parts = new ArrayList<>();
+        parts.add(s.timeoutMillis == null ? Messages.CopilotAutopilotRunAction_NoWallClock()
+                : Messages.CopilotAutopilotRunAction_WallClock(Durations.describe(Duration.ofMillis(s.timeoutMillis))));
+        if (s.inactivityMillis != null) {
+            parts.add(Messages.CopilotAutopilotRunAction_Inactivity(Durations.describe(Duration.ofMillis(s.inactivityMillis))));
+        }
+        if (s.maxPremiumRequests != null) {
+            parts.add(Messages.CopilotAutopilotRunAction_PremiumBudget(s.maxPremiumRequests));
+        }
+        if (s.maxTokens != null) {
+            parts.add(Messages.CopilotAutopilotRunAction_TokenBudget(s.maxTokens));
+        }
+        return String.join(SEPARATOR, parts);
+    }
+
+    /** How long a running session has run, in words. */
+    public String liveDuration(LiveSessions.LiveSession session) {
+        return Durations.describe(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - session.getStartedAtMillis())));
+    }
+
     /** The outcome that says most about the build: the worst of its sessions. */
     @Exported
     public String getWorstOutcome() {
@@ -136,6 +194,10 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
 
     /** Plain text for the badge's tooltip (rendered as text, never as HTML). */
     public String getBadgeTooltip() {
+        int live = getLiveSessions().size();
+        if (live > 0) {
+            return Messages.CopilotAutopilotRunAction_BadgeRunning(live);
+        }
         List<SessionRecord> all = getSessions();
         if (all.size() == 1) {
             SessionRecord s = all.get(0);
@@ -147,6 +209,9 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
 
     /** The badge's symbol, by the worst outcome. */
     public String getBadgeIcon() {
+        if (hasLiveSessions()) {
+            return Outcomes.RUNNING_ICON;
+        }
         return Outcomes.icon(getWorstOutcome());
     }
 
@@ -170,10 +235,10 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return run == null || sessions.isEmpty() ? List.of() : List.of(new CopilotAutopilotProjectAction(run.getParent()));
     }
 
-    /** In the side panel once a session has finished. */
+    /** In the side panel from the moment a session starts. */
     @Override
     public String getIconFileName() {
-        return sessions.isEmpty() ? null : Outcomes.ACTION_ICON;
+        return sessions.isEmpty() && !hasLiveSessions() ? null : Outcomes.ACTION_ICON;
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.util.Objects;
  */
 final class Outcomes {
     static final String ACTION_ICON = "symbol-sparkles-outline plugin-ionicons-api";
+    /** The badge while a session runs. */
+    static final String RUNNING_ICON = "symbol-play-circle-outline plugin-ionicons-api";
     static final String UNKNOWN_CLASS = "copilot-outcome-unknown";
 
     private Outcomes() {
