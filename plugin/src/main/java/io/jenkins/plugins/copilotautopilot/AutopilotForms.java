@@ -147,6 +147,24 @@ final class AutopilotForms {
         return items;
     }
 
+    /** {@code skipPublishingChecks}: the global setting (empty, so null) or not set (publish), publish, or skip. */
+    static ListBoxModel skipPublishingChecksItems(boolean global) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_ChecksNotSet() : Messages.AutopilotForms_ChecksDefault(), "");
+        items.add(Messages.AutopilotForms_ChecksPublish(), "false");
+        items.add(Messages.AutopilotForms_ChecksSkip(), "true");
+        return items;
+    }
+
+    /** {@code recordChanges}: the global setting (empty, so null) or not set (yes), yes, or no. */
+    static ListBoxModel recordChangesItems(boolean global) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_RecordChangesNotSet() : Messages.AutopilotForms_RecordChangesDefault(), "");
+        items.add(Messages.AutopilotForms_RecordChangesYes(), "true");
+        items.add(Messages.AutopilotForms_RecordChangesNo(), "false");
+        return items;
+    }
+
     /** {@code agentTextInConsole}: the global setting (empty, so null) or not set (yes), yes, or no. */
     static ListBoxModel agentTextInConsoleItems(boolean global) {
         ListBoxModel items = new ListBoxModel();

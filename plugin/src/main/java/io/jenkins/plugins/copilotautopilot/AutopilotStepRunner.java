@@ -157,9 +157,11 @@ final class AutopilotStepRunner {
                 settings.providerCredentialsId(), command.secretVariables(), settings.resultWhenIncompleteValue().name(),
                 propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole(),
                 settings.resultWhenBlockedValue().name(), settings.changesFile(),
-                settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote());
+                settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote(),
+                settings.checksNameToPublish());
         LiveSessions.started(run, invocationId, journal, state);
         CopilotAutopilotRunAction.showLive(run);
+        SessionChecks.started(run, state, listener);
         try {
             listener.getLogger().print(Messages.AutopilotStepRunner_LivePrefix());
             listener.hyperlink("/" + run.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/", Messages.AutopilotStepRunner_LiveLink());

@@ -67,8 +67,10 @@ public final class CopilotAutopilotStep extends Step {
     private String providerWireApi;
     private String providerCredentialsId;
     private boolean offline;
-    private boolean recordChanges = true;
+    private Boolean recordChanges;
     private Boolean agentTextInConsole;
+    private Boolean skipPublishingChecks;
+    private String checksName;
     private boolean propagate = true;
     private String promptFile;
     private String changesFile;
@@ -104,6 +106,26 @@ public final class CopilotAutopilotStep extends Step {
 
     public String getPrompt() {
         return prompt;
+    }
+
+    /** True: no check is published for the session (null, the default: the global setting, else publish). */
+    public Boolean getSkipPublishingChecks() {
+        return skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(Boolean skipPublishingChecks) {
+        this.skipPublishingChecks = skipPublishingChecks;
+    }
+
+    public String getChecksName() {
+        return checksName;
+    }
+
+    /** The name of the check the session is published as (default: "Copilot Autopilot"). */
+    @DataBoundSetter
+    public void setChecksName(String checksName) {
+        this.checksName = Util.fixEmptyAndTrim(checksName);
     }
 
     public String getPromptFile() {
@@ -335,13 +357,16 @@ public final class CopilotAutopilotStep extends Step {
         this.offline = offline;
     }
 
-    /** True (the default): what the agent changed in the git work tree is recorded (snapshots before and after). */
-    public boolean isRecordChanges() {
+    /**
+     * Whether what the agent changed in the git work tree is recorded (snapshots before and after); null (the default,
+     * the form's "global setting") takes the global configuration's value, itself yes unless an administrator says no.
+     */
+    public Boolean getRecordChanges() {
         return recordChanges;
     }
 
     @DataBoundSetter
-    public void setRecordChanges(boolean recordChanges) {
+    public void setRecordChanges(Boolean recordChanges) {
         this.recordChanges = recordChanges;
     }
 
@@ -389,8 +414,10 @@ public final class CopilotAutopilotStep extends Step {
                 .providerWireApi(providerWireApi)
                 .providerCredentialsId(providerCredentialsId)
                 .offline(offline)
-                .recordChanges(recordChanges ? null : Boolean.FALSE)
+                .recordChanges(recordChanges)
                 .agentTextInConsole(agentTextInConsole)
+                .skipPublishingChecks(skipPublishingChecks)
+                .checksName(checksName)
                 .build();
     }
 
@@ -503,6 +530,14 @@ public final class CopilotAutopilotStep extends Step {
 
         public ListBoxModel doFillResultWhenBlockedItems(@QueryParameter String copilotScope) {
             return AutopilotForms.resultWhenIncompleteItems(GLOBAL.equals(copilotScope));
+        }
+
+        public ListBoxModel doFillSkipPublishingChecksItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.skipPublishingChecksItems(GLOBAL.equals(copilotScope));
+        }
+
+        public ListBoxModel doFillRecordChangesItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.recordChangesItems(GLOBAL.equals(copilotScope));
         }
 
         public ListBoxModel doFillAllowAllToolsItems(@QueryParameter String copilotScope) {

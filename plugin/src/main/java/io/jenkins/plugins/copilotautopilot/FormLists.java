@@ -36,11 +36,11 @@ final class FormLists {
 
     /**
      * A submitted step form, ready to bind: text areas become lists, and the empty "global setting" entry of a yes/no
-     * choice ("allow all tools", "agent text in the console") leaves the field unset (null), so that the global default
+     * choice ("allow all tools", "agent text in the console", "record changes") leaves the field unset (null), so that the global default
      * applies; "true" and "false" are explicit. Empty numbers and selections bind to null through their setters.
      */
     static JSONObject fromForm(JSONObject formData) {
-        for (String choice : new String[] {"allowAllTools", "agentTextInConsole"}) {
+        for (String choice : new String[] {"allowAllTools", "agentTextInConsole", "recordChanges", "skipPublishingChecks"}) {
             Object value = formData.opt(choice);
             if (value == null || value instanceof String text && text.isBlank()) {
                 formData.remove(choice);

@@ -38,6 +38,8 @@ final class ResumeState implements Serializable {
     final String changesFile;
     /** That file on the launch node. */
     final String changesPath;
+    /** The name of the check the session is published as, or null for none. */
+    final String checksName;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
     /** The budget: the most premium requests, or null. */
@@ -52,7 +54,7 @@ final class ResumeState implements Serializable {
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
                 Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked,
-                String changesFile, String changesPath) {
+                String changesFile, String changesPath, String checksName) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
         this.launchFolder = launchFolder;
@@ -71,12 +73,13 @@ final class ResumeState implements Serializable {
         this.resultWhenBlocked = resultWhenBlocked;
         this.changesFile = changesFile;
         this.changesPath = changesPath;
+        this.checksName = checksName;
     }
 
     /** The same, once the session runs at {@code where}. */
     ResumeState started(AgentSession.Location where) {
         return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
                 tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
-                maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath);
+                maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath, checksName);
     }
 }

@@ -152,7 +152,10 @@ final class SessionDriver implements AgentSession.Owner {
             }
             if (trouble == null) {
                 unreachableSinceNanos = 0;
-                reportedTrouble = false;
+                if (reportedTrouble) {
+                    build.listener().getLogger().println(Messages.SessionDriver_Back(s.location().displayNode()));
+                    reportedTrouble = false;
+                }
             }
             SessionFollower.Tick tick = f.tick(s);
             if (tick.finished()) {
@@ -250,6 +253,7 @@ final class SessionDriver implements AgentSession.Owner {
                 written = s != null && ChangesFile.write(build.state(), result, build.listener());
                 try {
                     AutopilotStepRunner.record(build.run(), invocationId, result, !build.agentTextInConsole(), build.listener());
+                    SessionChecks.ended(build.run(), build.state(), result, build.listener());
                 } catch (IOException | InterruptedException | RuntimeException e) {
                     build.listener().getLogger().println(Messages.AutopilotStepRunner_CannotSave(e.getMessage()));
                 }

@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
@@ -96,10 +97,14 @@ class AgentFailureTest {
 
         agent.killJvm();
         assertThat("the CLI runs on without its agent", ProcessTable.survivorsOf(runId), not(empty()));
+        j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
         j.jenkins.getComputer("crashing").connect(false).get();
         j.waitForCompletion(b);
 
         j.assertBuildStatus(Result.SUCCESS, b);
+        String log = JenkinsRule.getLog(b);
+        assertThat("the console says when the agent is back", log.indexOf("[copilot] crashing answers again: following the Copilot CLI again."),
+                greaterThan(log.indexOf("waiting to reconnect.")));
         j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
         for (String line : new String[] {"[copilot] Turn 1", "[copilot] Turn 2", "> bash:", "< bash ok", "[copilot] COMPLETED"}) {
             assertEquals(1, count(b, line), line);

@@ -90,6 +90,8 @@ class CopilotAutopilotConfigurationTest {
         config.getDefaults().setTimeout(30);
         config.getDefaults().setInactivityTimeout(5);
         config.getDefaults().setResultWhenIncomplete("UNSTABLE");
+        config.getDefaults().setResultWhenBlocked("SUCCESS");
+        config.getDefaults().setRecordChanges(false);
         config.getDefaults().setProviderBaseUrl("http://127.0.0.1:11434/v1");
         config.getDefaults().setProviderType("openai");
         config.getDefaults().setProviderCredentialsId("provider-key");
@@ -108,6 +110,8 @@ class CopilotAutopilotConfigurationTest {
         assertEquals(Integer.valueOf(30), after.getDefaults().getTimeout());
         assertEquals(Integer.valueOf(5), after.getDefaults().getInactivityTimeout());
         assertEquals("UNSTABLE", after.getDefaults().getResultWhenIncomplete());
+        assertEquals("SUCCESS", after.getDefaults().getResultWhenBlocked());
+        assertEquals(Boolean.FALSE, after.getDefaults().getRecordChanges(), "a page save keeps an administrator's no");
         assertEquals("http://127.0.0.1:11434/v1", after.getDefaults().getProviderBaseUrl());
         assertEquals("openai", after.getDefaults().getProviderType());
         assertEquals("provider-key", after.getDefaults().getProviderCredentialsId());
@@ -131,6 +135,23 @@ class CopilotAutopilotConfigurationTest {
 
         run(step + ", allowAllTools: false");
         assertFalse(cliArguments().contains("--allow-all-tools"), "the step's explicit false wins");
+    }
+
+    @Test
+    void recordingTheChangesFollowsTheDefaultUnlessTheStepSaysOtherwise() throws Exception {
+        Path cli = FakeCopilot.in(tmp).writingFile("hello.txt", "hello\n").write();
+        String gitWorkTree = "sh 'git init -q . && git -c user.email=t@example.invalid -c user.name=t commit -q --allow-empty -m start'\n";
+        String step = "def r = copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
+
+        CopilotAutopilotConfiguration.get().getDefaults().setRecordChanges(false);
+        WorkflowRun off = j.buildAndAssertSuccess(TestPipelines.create(j, "node {\n" + gitWorkTree + step + "\necho \"files=${r.changedFiles.size()}\" }"));
+        j.assertLogContains("[copilot] From the global configuration: recordChanges", off);
+        j.assertLogContains("files=0", off);
+        j.assertLogNotContains("Changed:", off);
+
+        WorkflowRun on = j.buildAndAssertSuccess(TestPipelines.create(j, "node {\n" + gitWorkTree + step
+                + ", recordChanges: true\necho \"files=${r.changedFiles.size()}\" }"));
+        j.assertLogContains("files=1", on);
     }
 
     @Test

@@ -61,6 +61,8 @@ public final class SessionTracker {
     private boolean idle;
     /** Calls running when the session was being stopped: a failure they report afterwards is the stop's doing. */
     private final java.util.Set<String> cutOffByStop = new java.util.HashSet<>();
+    /** Set once the session is being stopped: a turn the CLI opens after that calls no model and is not one. */
+    private boolean stopRequested;
     private ResultInfo result;
     private String model;
     private Long inputTokens;
@@ -147,6 +149,10 @@ public final class SessionTracker {
         }
         Turn turn;
         synchronized (this) {
+            if (stopRequested) {
+                currentTurn = null;
+                return;
+            }
             turn = new Turn(++turns, event.dataText("turnId"), event.timestamp());
             currentTurn = turn;
             idle = false;
@@ -244,8 +250,10 @@ public final class SessionTracker {
             message = "exit code " + exitCode.asInt() + (firstLine.isEmpty() ? "" : ": " + Texts.truncate(firstLine, 200));
         }
         ToolStatus status = denied ? ToolStatus.DENIED : failed ? ToolStatus.FAILED : ToolStatus.SUCCEEDED;
-        if (cutOff && status != ToolStatus.SUCCEEDED) {
-            // the CLI was stopped mid-call and killed the tool: its exit code says nothing about the command
+        boolean shell = data.has("shellExecution");
+        if (cutOff && (status == ToolStatus.FAILED || shell && status == ToolStatus.SUCCEEDED)) {
+            // the CLI was stopped mid-call and killed the tool's command (a later command of the same shell line may
+            // still run and succeed): neither the shell's exit code nor its success says the command did its work
             status = ToolStatus.INTERRUPTED;
             message = "the session was stopped while it was running" + (message == null ? "" : " (" + message + ")");
         }
@@ -389,9 +397,12 @@ public final class SessionTracker {
 
     /**
      * The session is being stopped (the CLI's own {@code abort} event, or ours before we signal it): a call running
-     * now that then reports a failure (a killed shell exits non-zero) ends as {@link ToolStatus#INTERRUPTED}.
+     * now that then reports a failure, and a shell call whatever it reports (a killed command exits non-zero, or the
+     * rest of its command line runs on and succeeds), end as {@link ToolStatus#INTERRUPTED}; a turn the CLI opens
+     * afterwards calls no model and is not counted.
      */
     public synchronized void stopping() {
+        stopRequested = true;
         cutOffByStop.addAll(running.keySet());
     }
 

@@ -27,6 +27,8 @@ import java.util.Set;
  * </ul>
  */
 public final class TaskSettings {
+    /** The check a session is published as unless {@code checksName} says otherwise. */
+    public static final String DEFAULT_CHECKS_NAME = "Copilot Autopilot";
     private final String prompt;
     private final String promptFile;
     private final String changesFile;
@@ -55,6 +57,8 @@ public final class TaskSettings {
     private final Boolean offline;
     private final Boolean recordChanges;
     private final Boolean agentTextInConsole;
+    private final Boolean skipPublishingChecks;
+    private final String checksName;
     private final Set<String> fromDefaults;
 
     private TaskSettings(Builder b, Set<String> fromDefaults) {
@@ -86,6 +90,8 @@ public final class TaskSettings {
         offline = b.offline;
         recordChanges = b.recordChanges;
         agentTextInConsole = b.agentTextInConsole;
+        skipPublishingChecks = b.skipPublishingChecks;
+        checksName = blankToNull(b.checksName);
         this.fromDefaults = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(fromDefaults));
     }
 
@@ -105,8 +111,10 @@ public final class TaskSettings {
         b.addDirs = addDirs;
         b.secretEnvVars = secretEnvVars;
         b.copilotPath = copilotPath;
-        b.recordChanges = recordChanges;
+        b.recordChanges = pick("recordChanges", recordChanges, defaults.recordChanges, taken);
         b.agentTextInConsole = pick("agentTextInConsole", agentTextInConsole, defaults.agentTextInConsole, taken);
+        b.skipPublishingChecks = pick("skipPublishingChecks", skipPublishingChecks, defaults.skipPublishingChecks, taken);
+        b.checksName = pick("checksName", checksName, defaults.checksName, taken);
         b.model = pick("model", model, defaults.model, taken);
         b.credentialsId = pick("credentialsId", credentialsId, defaults.credentialsId, taken);
         b.maxAutopilotContinues = pick("maxAutopilotContinues", maxAutopilotContinues, defaults.maxAutopilotContinues, taken);
@@ -410,6 +418,11 @@ public final class TaskSettings {
         return !Boolean.FALSE.equals(agentTextInConsole);
     }
 
+    /** The name of the check a session is published as, or null when none is to be published. */
+    public String checksNameToPublish() {
+        return Boolean.TRUE.equals(skipPublishingChecks) ? null : checksName != null ? checksName : DEFAULT_CHECKS_NAME;
+    }
+
     /** Whether to record what the agent changed; null for the default (yes). */
     public Boolean recordChanges() {
         return recordChanges;
@@ -449,6 +462,8 @@ public final class TaskSettings {
         private Boolean offline;
         private Boolean recordChanges;
         private Boolean agentTextInConsole;
+        private Boolean skipPublishingChecks;
+        private String checksName;
 
         private Builder() {
         }
@@ -576,6 +591,16 @@ public final class TaskSettings {
 
         public Builder providerCredentialsId(String value) {
             providerCredentialsId = value;
+            return this;
+        }
+
+        public Builder skipPublishingChecks(Boolean value) {
+            this.skipPublishingChecks = value;
+            return this;
+        }
+
+        public Builder checksName(String value) {
+            this.checksName = value;
             return this;
         }
 

@@ -191,6 +191,27 @@ class SessionTrackerTest {
     }
 
     @Test
+    void aShellLineTheStopCutShortIsInterruptedEvenWhenItsLastCommandSucceeds() {
+        // QA, a budget stop: `sleep 30; echo two` — sleep killed, echo ran, the CLI said success with exit code 0
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"1\"}}");
+        feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"sleep 30; echo two\"}}}");
+        tracker.stopping();
+        feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"shellExecution\":{\"exitCode\":0},\"success\":true,"
+                + "\"result\":{\"content\":\"Terminated\\ntwo\"}}}");
+        feed("{\"type\":\"abort\",\"data\":{\"reason\":\"user_initiated\"}}");
+        feed("{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"1\"}}");
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"2\"}}");
+        feed("{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"2\"}}");
+
+        assertThat(completed).singleElement().satisfies(c -> {
+            assertThat(c.status()).isEqualTo(ToolStatus.INTERRUPTED);
+            assertThat(c.error()).isEqualTo("the session was stopped while it was running");
+        });
+        assertThat(tracker.state().turns()).as("the empty turn after the abort calls no model").isEqualTo(1);
+        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+    }
+
+    @Test
     void aCommandFailingBeforeAnyAbortStaysFailed() {
         feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"false\"}}}");
         feed("{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"shellExecution\":{\"exitCode\":1},\"success\":true}}");

@@ -1,0 +1,48 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import jenkins.model.Jenkins;
+
+/**
+ * Publishes sessions as checks when the optional checks-api plugin is installed; without it, does nothing (and never
+ * loads {@link ChecksPublication}, whose classes come from that plugin). A check that cannot be published is a log
+ * line, never a failed step.
+ */
+final class SessionChecks {
+    private static final Logger LOGGER = Logger.getLogger(SessionChecks.class.getName());
+
+    private SessionChecks() {
+    }
+
+    static boolean available() {
+        Jenkins jenkins = Jenkins.getInstanceOrNull();
+        return jenkins != null && jenkins.getPlugin("checks-api") != null;
+    }
+
+    /** The session has started: an in-progress check. */
+    static void started(Run<?, ?> run, ResumeState state, TaskListener listener) {
+        if (state != null && state.checksName != null && available()) {
+            publish(() -> ChecksPublication.started(run, state, listener), listener);
+        }
+    }
+
+    /** The session has ended: the check completed, with a conclusion from its outcome and the step's settings. */
+    static void ended(Run<?, ?> run, ResumeState state, SessionResult result, TaskListener listener) {
+        if (state != null && state.checksName != null && available()) {
+            publish(() -> ChecksPublication.ended(run, state, result, listener), listener);
+        }
+    }
+
+    private static void publish(Runnable publication, TaskListener listener) {
+        try {
+            publication.run();
+        } catch (RuntimeException | LinkageError e) {
+            LOGGER.log(Level.FINE, "could not publish a Copilot check", e);
+            listener.getLogger().println(Messages.SessionChecks_NotPublished(e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
+    }
+}
