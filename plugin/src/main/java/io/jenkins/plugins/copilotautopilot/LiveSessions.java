@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * The sessions running now, per build, for the live session page: each one's journal (written as the session goes)
  * and the settings it runs with. In memory only: a restarted controller adds a session again when it follows it again.
  */
-final class LiveSessions {
+public final class LiveSessions {
     private static final Logger LOGGER = Logger.getLogger(LiveSessions.class.getName());
     /** A live page reads the journal again at most this often, however many look at it. */
     static final long REREAD_MILLIS = Long.getLong(LiveSessions.class.getName() + ".rereadMillis", 3_000);
@@ -29,7 +29,7 @@ final class LiveSessions {
     }
 
     /** One running session: where its journal is and what it runs with. */
-    static final class LiveSession {
+    public static final class LiveSession {
         private final String invocationId;
         private final File journal;
         private final ResumeState state;

@@ -278,6 +278,12 @@ class CopilotAutopilotStepTest {
         step.setResultWhenIncomplete("UNSTABLE");
         step.setResultWhenBlocked("SUCCESS");
         step.setLabel("Fix the tests");
+        step.setPromptFile(".ci/task.md");
+        step.setIncludeBuildLog(200);
+        step.setChangesFile("copilot.patch");
+        step.setRecordChanges(true);
+        step.setSkipPublishingChecks(false);
+        step.setChecksName("Copilot: fix");
         step.setCopilotPath("/opt/copilot");
         j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
                 .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));

@@ -73,4 +73,35 @@ class LiveSessionPageTest {
             assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().size());
         }
     }
+
+    @Test
+    void whileItRunsThePageShowsEachReaderWhatTheFinishedPageWould(JenkinsRule j) throws Exception {
+        j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
+        j.jenkins.setAuthorizationStrategy(new org.jvnet.hudson.test.MockAuthorizationStrategy()
+                .grant(jenkins.model.Jenkins.READ, hudson.model.Item.READ).everywhere().to("reader")
+                .grant(jenkins.model.Jenkins.READ, hudson.model.Item.READ, hudson.model.Item.WORKSPACE).everywhere().to("worker"));
+        Path go = tmp.resolve("go");
+        ScriptedModelServer.Script waitForTheTest = request -> switch (request.turn()) {
+            case 1 -> Reply.bash("while [ ! -f '" + go + "' ]; do sleep 0.2; done", 120).withText("I looked at notes-from-the-workspace.");
+            default -> Reply.taskComplete("Released.");
+        };
+        try (ScriptedModelServer model = ScriptedModelServer.start(waitForTheTest)) {
+            WorkflowRun b = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Wait.', copilotPath: '"
+                    + TestCli.executable().path() + "', providerBaseUrl: '" + model.baseUrl() + "', model: 'fake-model',"
+                    + " offline: true, allowAllTools: true, agentTextInConsole: false }").scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[copilot]   > bash", b);
+            String page = b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/";
+
+            String reader = j.createWebClient().login("reader").goTo(page).getBody().getTextContent();
+            assertThat(reader, containsString("RUNNING"));
+            assertThat(reader, not(containsString("from-the-workspace")));
+            assertThat(reader, containsString("What the agent wrote in this session is shown to users who may read the workspace"));
+            String worker = j.createWebClient().login("worker").goTo(page).getBody().getTextContent();
+            assertThat(worker, containsString("I looked at notes-from-the-workspace."));
+            j.assertLogNotContains("from-the-workspace", b);
+
+            Files.writeString(go, "");
+            j.assertBuildStatusSuccess(j.waitForCompletion(b));
+        }
+    }
 }

@@ -123,9 +123,13 @@ class TaskFilesAndBuildLogTest {
     }
 
     @Test
-    void aFreestyleStepWritesAnEmptyChangesFileWhenNothingWasRecorded() throws Exception {
-        Path cli = FakeCopilot.in(tmp).write();
-        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep("Look around"));
+    void aFreestyleStepTakesItsTaskFromAFileAndWritesAnEmptyChangesFileWhenNothingWasRecorded() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp);
+        Path cli = fake.write();
+        Files.createDirectories(tmp.resolve("plain"));
+        Files.writeString(tmp.resolve("plain/task.md"), "Look around.");
+        CopilotAutopilotBuilder builder = new CopilotAutopilotBuilder(new CopilotAutopilotStep(null));
+        builder.getTask().setPromptFile("task.md");
         builder.getTask().setCredentialsId("copilot-token");
         builder.getTask().setCopilotPath(cli.toString());
         builder.getTask().setChangesFile("copilot.patch");
@@ -138,6 +142,7 @@ class TaskFilesAndBuildLogTest {
         assertTrue(written.exists(), "the file is written even when there is nothing in it");
         assertEquals("", written.readToString());
         j.assertLogContains("[copilot] What the agent changed is in copilot.patch (0 bytes).", b);
+        assertEquals("Look around.", Files.readString(fake.stdinFile(), StandardCharsets.UTF_8));
     }
 
     @Test
