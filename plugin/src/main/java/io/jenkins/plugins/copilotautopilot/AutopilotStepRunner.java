@@ -10,7 +10,6 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
-import io.jenkins.plugins.copilotautopilot.core.command.BuildLogExcerpt;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
@@ -31,6 +30,7 @@ import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;
 import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
 import io.jenkins.plugins.copilotautopilot.core.report.SessionReportStore;
 import io.jenkins.plugins.copilotautopilot.core.settings.GithubTokenSource;
+import io.jenkins.plugins.copilotautopilot.core.settings.BuildLogExcerpt;
 import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 import java.io.File;
@@ -247,7 +247,7 @@ final class AutopilotStepRunner {
         // more than asked for: the step's own lines are left out afterwards
         List<String> console = run.getLog(lines + BUILD_LOG_SLACK_LINES);
         BuildLogExcerpt excerpt = BuildLogExcerpt.append(options.prompt(), console, lines,
-                SecretMasker.of(options.secretValues(env)), "Jenkins build " + run.getFullDisplayName());
+                SecretMasker.of(options.secretValues(env))::mask, "Jenkins build " + run.getFullDisplayName());
         AutopilotOptions with = options.withPrompt(excerpt.task());
         List<String> problems = with.validate();
         if (!problems.isEmpty()) {

@@ -1,7 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.settings;
 
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
-import io.jenkins.plugins.copilotautopilot.core.command.BuildLogExcerpt;
 import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.outcome.ResultWhenIncomplete;

@@ -1,10 +1,11 @@
-package io.jenkins.plugins.copilotautopilot.core.command;
+package io.jenkins.plugins.copilotautopilot.core.settings;
 
-import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -26,9 +27,10 @@ public record BuildLogExcerpt(String task, int lines, int leftOutLines) {
     /**
      * Appends the last {@code maxLines} of {@code consoleLines} (the console so far, notes already removed) to {@code task}.
      *
+     * @param masker masks the secrets in a line (a {@code SecretMasker}'s {@code mask})
      * @param source what the lines are, for the agent ("Jenkins build folder/job #12")
      */
-    public static BuildLogExcerpt append(String task, List<String> consoleLines, int maxLines, SecretMasker masker, String source) {
+    public static BuildLogExcerpt append(String task, List<String> consoleLines, int maxLines, UnaryOperator<String> masker, String source) {
         List<String> kept = new ArrayList<>();
         int own = 0;
         for (String line : consoleLines) {
@@ -37,7 +39,7 @@ public record BuildLogExcerpt(String task, int lines, int leftOutLines) {
                 own++;
                 continue;
             }
-            kept.add(masker.mask(clean));
+            kept.add(masker.apply(clean));
         }
         if (kept.size() > maxLines) {
             kept = kept.subList(kept.size() - maxLines, kept.size());

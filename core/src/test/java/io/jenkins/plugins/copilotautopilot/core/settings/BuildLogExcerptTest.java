@@ -1,7 +1,8 @@
-package io.jenkins.plugins.copilotautopilot.core.command;
+package io.jenkins.plugins.copilotautopilot.core.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BuildLogExcerptTest {
-    private static final SecretMasker MASKER = SecretMasker.of(List.of("s3cr3t-value"));
+    private static final java.util.function.UnaryOperator<String> MASKER = SecretMasker.of(List.of("s3cr3t-value"))::mask;
 
     @Test
     void theLastLinesFollowTheTaskCleanedMaskedAndWithoutThePluginsOwn() {
@@ -26,7 +27,7 @@ class BuildLogExcerptTest {
 
     @Test
     void aShortConsoleGivesWhatThereIs() {
-        BuildLogExcerpt excerpt = BuildLogExcerpt.append("Task", List.of("only line"), 100, SecretMasker.none(), "b #1");
+        BuildLogExcerpt excerpt = BuildLogExcerpt.append("Task", List.of("only line"), 100, SecretMasker.none()::mask, "b #1");
         assertThat(excerpt.lines()).isEqualTo(1);
         assertThat(excerpt.task()).contains("The last 1 line of the console of b #1").contains("<build_log>\nonly line\n</build_log>");
     }
@@ -38,7 +39,7 @@ class BuildLogExcerptTest {
             console.add(i + " " + "x".repeat(300));
         }
         String task = "y".repeat(200_000);
-        BuildLogExcerpt excerpt = BuildLogExcerpt.append(task, console, 10_000, SecretMasker.none(), "b #1");
+        BuildLogExcerpt excerpt = BuildLogExcerpt.append(task, console, 10_000, SecretMasker.none()::mask, "b #1");
 
         assertThat(excerpt.task().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(AutopilotOptions.MAX_PROMPT_BYTES);
         assertThat(excerpt.lines()).isLessThan(10_000).isGreaterThan(2_000);
