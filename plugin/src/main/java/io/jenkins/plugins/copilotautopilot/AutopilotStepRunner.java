@@ -97,6 +97,10 @@ final class AutopilotStepRunner {
         if (!launcher.isUnix()) {
             throw new AbortException(Messages.AgentCliLauncher_NotUnix()); // before any lookup or download
         }
+        String nodeName = FilePathUtils.getNodeName(workspace);
+        hudson.model.Computer computer = workspace.toComputer();
+        CopilotAutopilotConfiguration.get().checkAllowed(computer == null ? null : computer.getNode(),
+                nodeName.isEmpty() ? "the built-in node" : nodeName);
         TaskSettings settings = task.toSettings().withDefaults(CopilotAutopilotConfiguration.get().toDefaults());
         if (!settings.fromDefaults().isEmpty()) {
             listener.getLogger().println(Messages.AutopilotStepRunner_FromDefaults(String.join(", ", settings.fromDefaults())));
@@ -119,6 +123,11 @@ final class AutopilotStepRunner {
             options = withSensitiveVariables(settings.toOptions(token, apiKey, promptFileText), sensitiveVariables, env);
         } catch (InvalidOptionsException e) {
             throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
+        }
+        for (String name : settings.toolSecrets()) {
+            if (env.get(name) == null) {
+                listener.getLogger().println(Messages.AutopilotStepRunner_ToolSecretUnset(name));
+            }
         }
         if (settings.includeBuildLog() != null && settings.includeBuildLog() > 0) {
             options = withBuildLog(options, settings.includeBuildLog(), run, env, listener);
@@ -158,7 +167,7 @@ final class AutopilotStepRunner {
                 propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole(),
                 settings.resultWhenBlockedValue().name(), settings.changesFile(),
                 settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote(),
-                settings.checksNameToPublish());
+                settings.checksNameToPublish(), millis(options.toolTimeout()), millis(options.startupTimeout()));
         LiveSessions.started(run, invocationId, journal, state);
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, state, listener);
@@ -223,6 +232,7 @@ final class AutopilotStepRunner {
         CopilotAutopilotRunAction.showLive(run);
         try {
             return engine(listener, append, state.agentTextInConsole).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
+                    new SessionFollower.CallLimits(duration(state.toolTimeoutMillis), duration(state.startupTimeoutMillis)),
                     new SessionFollower.Budget(state.maxPremiumRequests, state.maxTokens),
                     secrets, session, checkpoint, state.startedAtMillis);
         } catch (IOException | InterruptedException | RuntimeException e) {

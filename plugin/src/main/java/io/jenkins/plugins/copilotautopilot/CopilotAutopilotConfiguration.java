@@ -1,14 +1,22 @@
 package io.jenkins.plugins.copilotautopilot;
 
 import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.AbortException;
 import hudson.Extension;
 import hudson.ExtensionList;
+import hudson.Util;
+import hudson.model.Label;
+import hudson.model.Node;
+import hudson.util.FormValidation;
 import io.jenkins.plugins.copilotautopilot.core.settings.TaskSettings;
 import jenkins.model.GlobalConfiguration;
+import jenkins.model.Jenkins;
 import net.sf.json.JSONObject;
 import org.jenkinsci.Symbol;
 import org.kohsuke.stapler.DataBoundSetter;
+import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
+import org.kohsuke.stapler.verb.POST;
 
 /**
  * Defaults for every {@code copilotAutopilot} step, set by an administrator under <em>Manage Jenkins » System</em> or
@@ -21,6 +29,8 @@ import org.kohsuke.stapler.StaplerRequest2;
 @Symbol("copilotAutopilot")
 public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     private CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
+    /** A label expression: sessions run only on nodes matching it (null: anywhere). The administrator's alone. */
+    private String allowedLabels;
     /** Set while a form is bound: the form is saved once, at the end, rather than once per setting. */
     private transient boolean binding;
 
@@ -49,6 +59,53 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
         this.defaults = defaults == null ? new CopilotAutopilotStep(null) : defaults;
         if (!binding) {
             save();
+        }
+    }
+
+    public String getAllowedLabels() {
+        return allowedLabels;
+    }
+
+    @DataBoundSetter
+    public void setAllowedLabels(String allowedLabels) {
+        this.allowedLabels = Util.fixEmptyAndTrim(allowedLabels);
+        if (!binding) {
+            save();
+        }
+    }
+
+    /**
+     * Refuses a session on {@code node} unless it matches {@link #getAllowedLabels()}.
+     *
+     * @param nodeName the node's name, for the message
+     * @throws AbortException one line saying where sessions may run
+     */
+    void checkAllowed(Node node, String nodeName) throws AbortException {
+        if (allowedLabels == null) {
+            return;
+        }
+        Label allowed;
+        try {
+            allowed = Label.parseExpression(allowedLabels);
+        } catch (IllegalArgumentException e) {
+            throw new AbortException(Messages.CopilotAutopilotConfiguration_BadAllowedLabels(allowedLabels, e.getMessage()));
+        }
+        if (node == null || !allowed.matches(node)) {
+            throw new AbortException(Messages.CopilotAutopilotConfiguration_NotAllowedHere(nodeName, allowedLabels));
+        }
+    }
+
+    @POST
+    public FormValidation doCheckAllowedLabels(@QueryParameter String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        if (Util.fixEmptyAndTrim(value) == null) {
+            return FormValidation.ok();
+        }
+        try {
+            Label.parseExpression(value);
+            return FormValidation.ok();
+        } catch (IllegalArgumentException e) {
+            return FormValidation.error(e.getMessage());
         }
     }
 

@@ -55,9 +55,12 @@ public final class CopilotAutopilotStep extends Step {
     private List<String> denyTools = new ArrayList<>();
     private List<String> addDirs = new ArrayList<>();
     private List<String> secretEnvVars = new ArrayList<>();
+    private List<String> toolSecrets = new ArrayList<>();
     private String workingDirectory;
     private Integer timeout;
     private Integer inactivityTimeout;
+    private Integer toolTimeout;
+    private Integer startupTimeout;
     private String resultWhenIncomplete;
     private String resultWhenBlocked;
     private String copilotPath;
@@ -240,6 +243,16 @@ public final class CopilotAutopilotStep extends Step {
         this.addDirs = FormLists.clean(addDirs);
     }
 
+    public List<String> getToolSecrets() {
+        return toolSecrets;
+    }
+
+    /** Secret variables (a {@code withCredentials} one, say) handed to the agent's tools all the same; still masked. */
+    @DataBoundSetter
+    public void setToolSecrets(List<String> toolSecrets) {
+        this.toolSecrets = FormLists.clean(toolSecrets);
+    }
+
     public List<String> getSecretEnvVars() {
         return secretEnvVars;
     }
@@ -265,6 +278,26 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setTimeout(Integer timeout) {
         this.timeout = timeout;
+    }
+
+    public Integer getToolTimeout() {
+        return toolTimeout;
+    }
+
+    /** Minutes one tool call may run before the session ends TIMED_OUT naming it; 0 for none. */
+    @DataBoundSetter
+    public void setToolTimeout(Integer toolTimeout) {
+        this.toolTimeout = toolTimeout;
+    }
+
+    public Integer getStartupTimeout() {
+        return startupTimeout;
+    }
+
+    /** Minutes the CLI may print nothing after it was started before the session ends FAILED; 0 for none. */
+    @DataBoundSetter
+    public void setStartupTimeout(Integer startupTimeout) {
+        this.startupTimeout = startupTimeout;
     }
 
     public Integer getInactivityTimeout() {
@@ -402,9 +435,12 @@ public final class CopilotAutopilotStep extends Step {
                 .denyTools(denyTools)
                 .addDirs(addDirs)
                 .secretEnvVars(secretEnvVars)
+                .toolSecrets(toolSecrets)
                 .workingDirectory(workingDirectory)
                 .timeoutMinutes(timeout)
                 .inactivityTimeoutMinutes(inactivityTimeout)
+                .toolTimeoutMinutes(toolTimeout)
+                .startupTimeoutMinutes(startupTimeout)
                 .resultWhenIncomplete(resultWhenIncomplete)
                 .resultWhenBlocked(resultWhenBlocked)
                 .copilotPath(copilotPath)
@@ -428,6 +464,7 @@ public final class CopilotAutopilotStep extends Step {
             case "denyTools" -> denyTools;
             case "addDirs" -> addDirs;
             case "secretEnvVars" -> secretEnvVars;
+            case "toolSecrets" -> toolSecrets;
             default -> throw new IllegalArgumentException("not a list setting: " + field);
         };
         return FormLists.text(entries);
@@ -510,6 +547,14 @@ public final class CopilotAutopilotStep extends Step {
         }
 
         public FormValidation doCheckInactivityTimeout(@QueryParameter String value) {
+            return AutopilotForms.checkNonNegative(value);
+        }
+
+        public FormValidation doCheckToolTimeout(@QueryParameter String value) {
+            return AutopilotForms.checkNonNegative(value);
+        }
+
+        public FormValidation doCheckStartupTimeout(@QueryParameter String value) {
             return AutopilotForms.checkNonNegative(value);
         }
 

@@ -11,7 +11,7 @@ import net.sf.json.JSONObject;
  * in Pipeline and one-entry-per-line text areas in the configuration form.
  */
 final class FormLists {
-    static final String[] LIST_FIELDS = {"allowTools", "denyTools", "addDirs", "secretEnvVars"};
+    static final String[] LIST_FIELDS = {"allowTools", "denyTools", "addDirs", "secretEnvVars", "toolSecrets"};
 
     private FormLists() {
     }

@@ -40,6 +40,10 @@ final class ResumeState implements Serializable {
     final String changesPath;
     /** The name of the check the session is published as, or null for none. */
     final String checksName;
+    /** The limit on one tool call in milliseconds, or null for none. */
+    final Long toolTimeoutMillis;
+    /** The limit on the CLI's first output in milliseconds, or null for none. */
+    final Long startupTimeoutMillis;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
     /** The budget: the most premium requests, or null. */
@@ -54,7 +58,7 @@ final class ResumeState implements Serializable {
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
                 Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked,
-                String changesFile, String changesPath, String checksName) {
+                String changesFile, String changesPath, String checksName, Long toolTimeoutMillis, Long startupTimeoutMillis) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
         this.launchFolder = launchFolder;
@@ -74,12 +78,15 @@ final class ResumeState implements Serializable {
         this.changesFile = changesFile;
         this.changesPath = changesPath;
         this.checksName = checksName;
+        this.toolTimeoutMillis = toolTimeoutMillis;
+        this.startupTimeoutMillis = startupTimeoutMillis;
     }
 
     /** The same, once the session runs at {@code where}. */
     ResumeState started(AgentSession.Location where) {
         return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
                 tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
-                maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath, checksName);
+                maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath, checksName, toolTimeoutMillis,
+                startupTimeoutMillis);
     }
 }

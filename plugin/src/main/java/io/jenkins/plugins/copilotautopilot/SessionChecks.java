@@ -20,7 +20,8 @@ final class SessionChecks {
 
     static boolean available() {
         Jenkins jenkins = Jenkins.getInstanceOrNull();
-        return jenkins != null && jenkins.getPlugin("checks-api") != null;
+        hudson.PluginWrapper checks = jenkins == null ? null : jenkins.getPluginManager().getPlugin("checks-api");
+        return checks != null && checks.isActive();
     }
 
     /** The session has started: an in-progress check. */

@@ -37,17 +37,17 @@ final class AgentJvm extends ComputerLauncher {
 
     @Override
     public void launch(SlaveComputer computer, TaskListener listener) throws IOException, InterruptedException {
-        jvm = new ProcessBuilder("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", agentJar)
+        Process started = new ProcessBuilder("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", agentJar)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        computer.setChannel(jvm.getInputStream(), jvm.getOutputStream(), listener.getLogger(), null);
-    }
-
-    @Override
-    public void afterDisconnect(SlaveComputer computer, TaskListener listener) {
-        Process p = jvm;
-        if (p != null) {
-            p.destroy();
-        }
+        jvm = started;
+        // this JVM ends with its own channel: a disconnect's clean-up, which may run after the next connect has
+        // started another JVM, never reaches the new one
+        computer.setChannel(started.getInputStream(), started.getOutputStream(), listener.getLogger(), new hudson.remoting.Channel.Listener() {
+            @Override
+            public void onClosed(hudson.remoting.Channel channel, IOException cause) {
+                started.destroy();
+            }
+        });
     }
 
     /** SIGKILL to the agent's JVM only: what it started detached (durable-task's tasks) runs on. */

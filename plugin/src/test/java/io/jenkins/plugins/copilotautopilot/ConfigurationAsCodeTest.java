@@ -50,6 +50,8 @@ class ConfigurationAsCodeTest {
         assertEquals("UNSTABLE", defaults.getResultWhenIncomplete());
         assertEquals(Long.valueOf(5_000_000), defaults.getMaxTokens());
         assertEquals(Boolean.FALSE, defaults.getAgentTextInConsole());
+        assertEquals(Integer.valueOf(20), defaults.getToolTimeout());
+        assertEquals("linux", CopilotAutopilotConfiguration.get().getAllowedLabels());
         assertNull(defaults.getAllowAllTools(), "not set: off");
         // imported once, and saved: Configuration as Code never saves a descriptor itself
         CopilotAutopilotConfiguration reloaded = new CopilotAutopilotConfiguration();

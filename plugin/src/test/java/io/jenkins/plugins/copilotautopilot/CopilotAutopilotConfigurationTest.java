@@ -155,6 +155,42 @@ class CopilotAutopilotConfigurationTest {
     }
 
     @Test
+    void theLimitsOnOneToolCallAndOnTheStartReachTheSessionFromTheStepOrTheDefaults() throws Exception {
+        Path cli = FakeCopilot.in(tmp).write();
+        String step = "copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
+
+        WorkflowRun own = run(step + ", toolTimeout: 5, startupTimeout: 2");
+        j.assertLogContains("| limits: 1h wall clock, 10m without events, 5m per tool call, 2m to start", own);
+
+        CopilotAutopilotConfiguration.get().getDefaults().setToolTimeout(15);
+        WorkflowRun fromDefaults = run(step);
+        j.assertLogContains("[copilot] From the global configuration: toolTimeout", fromDefaults);
+        j.assertLogContains("| limits: 1h wall clock, 10m without events, 15m per tool call", fromDefaults);
+        j.assertLogNotContains("to start", fromDefaults);
+    }
+
+    @Test
+    void sessionsRunOnlyOnTheNodesTheAdministratorAllows() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp);
+        Path cli = fake.write();
+        String step = "copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
+        CopilotAutopilotConfiguration.get().setAllowedLabels("copilot && linux");
+        hudson.slaves.DumbSlave allowed = j.createOnlineSlave();
+        allowed.setLabelString("copilot linux");
+
+        WorkflowRun refused = j.assertBuildStatus(hudson.model.Result.FAILURE,
+                TestPipelines.create(j, "node('built-in') { " + step + " }").scheduleBuild2(0));
+        j.assertLogContains("Copilot sessions may not run on the built-in node: the administrator allows them only on nodes"
+                + " matching 'copilot && linux'", refused);
+        j.assertLogNotContains("\tat ", refused);
+        assertFalse(Files.exists(fake.argsFile()), "nothing was started");
+
+        j.buildAndAssertSuccess(TestPipelines.create(j, "node('copilot') { " + step + " }"));
+        assertEquals(hudson.util.FormValidation.Kind.ERROR, CopilotAutopilotConfiguration.get().doCheckAllowedLabels("copilot &&").kind);
+        assertEquals(hudson.util.FormValidation.Kind.OK, CopilotAutopilotConfiguration.get().doCheckAllowedLabels("copilot && linux").kind);
+    }
+
+    @Test
     void deniedToolsAddUpAndTheStepsOwnValuesWin() throws Exception {
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
         config.getDefaults().setModel("gpt-admin");

@@ -284,6 +284,9 @@ class CopilotAutopilotStepTest {
         step.setRecordChanges(true);
         step.setSkipPublishingChecks(false);
         step.setChecksName("Copilot: fix");
+        step.setToolTimeout(5);
+        step.setStartupTimeout(2);
+        step.setToolSecrets(List.of("NPM_TOKEN"));
         step.setCopilotPath("/opt/copilot");
         j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
                 .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));

@@ -41,10 +41,13 @@ public final class AutopilotOptions {
     private final List<String> denyTools;
     private final List<String> addDirs;
     private final List<String> secretEnvVars;
+    private final List<String> toolSecrets;
     private final String githubToken;
     private final ProviderOptions provider;
     private final Duration timeout;
     private final Duration inactivityTimeout;
+    private final Duration toolTimeout;
+    private final Duration startupTimeout;
     private final boolean recordChanges;
 
     private AutopilotOptions(Builder b) {
@@ -58,10 +61,13 @@ public final class AutopilotOptions {
         this.denyTools = List.copyOf(b.denyTools);
         this.addDirs = List.copyOf(b.addDirs);
         this.secretEnvVars = List.copyOf(b.secretEnvVars);
+        this.toolSecrets = List.copyOf(b.toolSecrets);
         this.githubToken = blankToNull(b.githubToken);
         this.provider = b.provider;
         this.timeout = b.timeout;
         this.inactivityTimeout = b.inactivityTimeout;
+        this.toolTimeout = b.toolTimeout;
+        this.startupTimeout = b.startupTimeout;
         this.recordChanges = b.recordChanges;
     }
 
@@ -81,11 +87,13 @@ public final class AutopilotOptions {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
                 .allowAllTools(allowAllTools).githubToken(githubToken).provider(provider)
-                .timeout(timeout).inactivityTimeout(inactivityTimeout).recordChanges(recordChanges);
+                .timeout(timeout).inactivityTimeout(inactivityTimeout).toolTimeout(toolTimeout).startupTimeout(startupTimeout)
+                .recordChanges(recordChanges);
         allowTools.forEach(b::allowTool);
         denyTools.forEach(b::denyTool);
         addDirs.forEach(b::addDir);
         secretEnvVars.forEach(b::secretEnvVar);
+        toolSecrets.forEach(b::toolSecret);
         return b;
     }
 
@@ -131,12 +139,22 @@ public final class AutopilotOptions {
         }
         checkPositive(problems, Setting.TIMEOUT, timeout);
         checkPositive(problems, Setting.INACTIVITY_TIMEOUT, inactivityTimeout);
+        checkPositive(problems, Setting.TOOL_TIMEOUT, toolTimeout);
+        checkPositive(problems, Setting.STARTUP_TIMEOUT, startupTimeout);
         checkEntries(problems, Setting.ALLOW_TOOLS, allowTools);
         checkEntries(problems, Setting.DENY_TOOLS, denyTools);
         checkEntries(problems, Setting.ADD_DIRS, addDirs);
         for (String name : secretEnvVars) {
             if (name == null || !ENV_NAME.matcher(name).matches()) {
                 problems.add(named(Setting.SECRET_ENV_VARS, ": '" + name + "' is not an environment variable name."));
+            }
+        }
+        for (String name : toolSecrets) {
+            if (name == null || !ENV_NAME.matcher(name).matches()) {
+                problems.add(named(Setting.TOOL_SECRETS, ": '" + name + "' is not an environment variable name."));
+            } else if (CliCommandBuilder.isOwnCredential(name)) {
+                problems.add(named(Setting.TOOL_SECRETS, ": " + name + " holds the Copilot CLI's own credential and is never"
+                        + " handed to tools."));
             }
         }
         if (model != null && model.chars().anyMatch(c -> c < 0x20)) {
@@ -263,6 +281,14 @@ public final class AutopilotOptions {
         return secretEnvVars;
     }
 
+    /**
+     * Secret variables handed to the agent's tools all the same (a private registry's token a build command needs):
+     * left out of {@code --secret-env-vars}, still masked everywhere.
+     */
+    public List<String> toolSecrets() {
+        return toolSecrets;
+    }
+
     /** The GitHub token for GitHub-hosted models, or null. */
     public String githubToken() {
         return githubToken;
@@ -286,6 +312,16 @@ public final class AutopilotOptions {
 
     public Duration inactivityTimeout() {
         return inactivityTimeout;
+    }
+
+    /** Longest one tool call may run before the session ends TIMED_OUT naming it; null for none. */
+    public Duration toolTimeout() {
+        return toolTimeout;
+    }
+
+    /** Longest the CLI may print nothing after it was started before the session ends FAILED; null for none. */
+    public Duration startupTimeout() {
+        return startupTimeout;
     }
 
     /** The secret values these options carry (token, API key). */
@@ -320,8 +356,9 @@ public final class AutopilotOptions {
                 + ", maxAutopilotContinues=" + maxAutopilotContinues + ", maxPremiumRequests=" + maxPremiumRequests
                 + ", maxTokens=" + maxTokens + ", allowAllTools=" + allowAllTools
                 + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
-                + ", secretEnvVars=" + secretEnvVars + ", githubToken=" + (githubToken == null ? "none" : "****")
+                + ", secretEnvVars=" + secretEnvVars + ", toolSecrets=" + toolSecrets + ", githubToken=" + (githubToken == null ? "none" : "****")
                 + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout
+                + ", toolTimeout=" + toolTimeout + ", startupTimeout=" + startupTimeout
                 + ", recordChanges=" + recordChanges + "]";
     }
 
@@ -337,10 +374,13 @@ public final class AutopilotOptions {
         private final List<String> denyTools = new ArrayList<>();
         private final List<String> addDirs = new ArrayList<>();
         private final List<String> secretEnvVars = new ArrayList<>();
+        private final List<String> toolSecrets = new ArrayList<>();
         private String githubToken;
         private ProviderOptions provider;
         private Duration timeout = DEFAULT_TIMEOUT;
         private Duration inactivityTimeout = DEFAULT_INACTIVITY_TIMEOUT;
+        private Duration toolTimeout;
+        private Duration startupTimeout;
         private boolean recordChanges = true;
 
         private Builder(String prompt) {
@@ -394,6 +434,11 @@ public final class AutopilotOptions {
             return this;
         }
 
+        public Builder toolSecret(String name) {
+            toolSecrets.add(name);
+            return this;
+        }
+
         public Builder githubToken(String value) {
             this.githubToken = value;
             return this;
@@ -407,6 +452,18 @@ public final class AutopilotOptions {
         /** Wall-clock limit; null for none. Defaults to {@link #DEFAULT_TIMEOUT}. */
         public Builder timeout(Duration value) {
             this.timeout = value;
+            return this;
+        }
+
+        /** Longest one tool call may run; null (the default) for none. */
+        public Builder toolTimeout(Duration value) {
+            this.toolTimeout = value;
+            return this;
+        }
+
+        /** Longest the CLI may print nothing after its start; null (the default) for none. */
+        public Builder startupTimeout(Duration value) {
+            this.startupTimeout = value;
             return this;
         }
 

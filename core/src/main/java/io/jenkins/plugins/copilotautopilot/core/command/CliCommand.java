@@ -26,16 +26,19 @@ public final class CliCommand {
     private final String workingDirectory;
     private final String launchFolder;
     private final Set<String> secretVariables;
+    private final Set<String> hiddenFromTools;
     private final AutopilotOptions options;
 
     CliCommand(CliExecutable executable, List<String> arguments, Map<String, String> environment,
-               String workingDirectory, String launchFolder, Set<String> secretVariables, AutopilotOptions options) {
+               String workingDirectory, String launchFolder, Set<String> secretVariables, Set<String> hiddenFromTools,
+               AutopilotOptions options) {
         this.executable = executable;
         this.arguments = List.copyOf(arguments);
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         this.workingDirectory = workingDirectory;
         this.launchFolder = launchFolder;
         this.secretVariables = Collections.unmodifiableSet(new LinkedHashSet<>(secretVariables));
+        this.hiddenFromTools = Collections.unmodifiableSet(new LinkedHashSet<>(hiddenFromTools));
         this.options = options;
     }
 
@@ -80,6 +83,11 @@ public final class CliCommand {
      */
     public Set<String> secretVariables() {
         return secretVariables;
+    }
+
+    /** The secret variables the CLI keeps from its tools ({@code --secret-env-vars}): all but the tool secrets. */
+    public Set<String> hiddenFromTools() {
+        return hiddenFromTools;
     }
 
     public AutopilotOptions options() {

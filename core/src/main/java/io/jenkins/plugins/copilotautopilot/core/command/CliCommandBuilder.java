@@ -102,10 +102,19 @@ public final class CliCommandBuilder {
                 secretNames.add(name);
             }
         }
+        Set<String> masked = new LinkedHashSet<>(secretNames);
+        masked.addAll(options.toolSecrets());
+        secretNames.removeAll(options.toolSecrets()); // handed to the tools, masked all the same
         if (!secretNames.isEmpty()) {
             args.add("--secret-env-vars=" + String.join(",", secretNames));
         }
         env.put(CliCommand.RUN_MARKER_VARIABLE, UUID.randomUUID().toString());
-        return new CliCommand(executable, args, env, workingDirectory, launchFolder, secretNames, options);
+        return new CliCommand(executable, args, env, workingDirectory, launchFolder, masked, secretNames, options);
+    }
+
+    /** Whether the variable holds a credential of the CLI's own (the token, the provider's key): never for tools. */
+    public static boolean isOwnCredential(String name) {
+        return GITHUB_TOKEN_VARIABLE.equals(name) || PROVIDER_API_KEY_VARIABLE.equals(name)
+                || java.util.Arrays.asList(EnvironmentTokens.GITHUB_TOKEN_VARIABLES).contains(name);
     }
 }

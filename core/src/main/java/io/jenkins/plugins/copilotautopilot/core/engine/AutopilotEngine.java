@@ -122,6 +122,7 @@ public final class AutopilotEngine {
     public SessionFollower follow(CliCommand command, Map<String, String> inheritedEnvironment, long startedAtMillis) {
         AutopilotOptions options = command.options();
         SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
+                new SessionFollower.CallLimits(options.toolTimeout(), options.startupTimeout()),
                 new SessionFollower.Budget(options.maxPremiumRequests(), options.maxTokens()),
                 secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
         follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal
@@ -142,13 +143,22 @@ public final class AutopilotEngine {
     public SessionFollower resume(Duration timeout, Duration inactivityTimeout, SessionFollower.Budget budget,
                                   Collection<String> secrets, CliSession session, Checkpoint checkpoint, long startedAtMillis)
             throws IOException, InterruptedException {
-        SessionFollower follower = newFollower(timeout, inactivityTimeout, budget, secrets, startedAtMillis, true,
+        return resume(timeout, inactivityTimeout, SessionFollower.CallLimits.NONE, budget, secrets, session, checkpoint,
+                startedAtMillis);
+    }
+
+    /** As {@link #resume(Duration, Duration, SessionFollower.Budget, Collection, CliSession, Checkpoint, long)}, with the limits on one tool call and on the start. */
+    public SessionFollower resume(Duration timeout, Duration inactivityTimeout, SessionFollower.CallLimits callLimits,
+                                  SessionFollower.Budget budget, Collection<String> secrets, CliSession session,
+                                  Checkpoint checkpoint, long startedAtMillis) throws IOException, InterruptedException {
+        SessionFollower follower = newFollower(timeout, inactivityTimeout, callLimits, budget, secrets, startedAtMillis, true,
                 checkpoint.journalBytes());
         follower.catchUp(session, checkpoint);
         return follower;
     }
 
-    private SessionFollower newFollower(Duration timeout, Duration inactivityTimeout, SessionFollower.Budget budget,
+    private SessionFollower newFollower(Duration timeout, Duration inactivityTimeout, SessionFollower.CallLimits callLimits,
+                                        SessionFollower.Budget budget,
                                         Collection<String> secrets, long startedAtMillis, boolean muted, long journalBytes) {
         SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
@@ -160,7 +170,7 @@ public final class AutopilotEngine {
                 muted, journalBytes);
         EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
         SafeJournal safeJournal = new SafeJournal(journal, renderer, journalLimitChars);
-        return new SessionFollower(timeout, inactivityTimeout, budget, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
+        return new SessionFollower(timeout, inactivityTimeout, callLimits, budget, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
                 safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
     }
 
@@ -257,6 +267,12 @@ public final class AutopilotEngine {
         o.addDirs().forEach(data.putArray("addDirs")::add);
         if (o.timeout() != null) {
             data.put("timeoutSeconds", o.timeout().toSeconds());
+        }
+        if (o.toolTimeout() != null) {
+            data.put("toolTimeoutSeconds", o.toolTimeout().toSeconds());
+        }
+        if (o.startupTimeout() != null) {
+            data.put("startupTimeoutSeconds", o.startupTimeout().toSeconds());
         }
         if (o.inactivityTimeout() != null) {
             data.put("inactivityTimeoutSeconds", o.inactivityTimeout().toSeconds());

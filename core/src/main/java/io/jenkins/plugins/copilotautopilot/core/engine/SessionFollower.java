@@ -16,6 +16,8 @@ import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
@@ -38,6 +40,7 @@ public final class SessionFollower {
     static final long JOURNAL_FLUSH_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
     private final Duration timeout;
     private final Duration inactivityTimeout;
+    private final CallLimits callLimits;
     private final Budget budget;
     private final SecretMasker masker;
     private final EngineTimings timings;
@@ -67,12 +70,14 @@ public final class SessionFollower {
     private boolean usageWarned;
     private final List<String> warnings = new java.util.ArrayList<>();
 
-    SessionFollower(Duration timeout, Duration inactivityTimeout, Budget budget, SecretMasker masker, EngineTimings timings,
+    SessionFollower(Duration timeout, Duration inactivityTimeout, CallLimits callLimits, Budget budget, SecretMasker masker,
+                    EngineTimings timings,
                     long startedAtMillis,
                     SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
                     SafeJournal journal, int maxLineBytes, int maxStderrLineBytes) {
         this.timeout = timeout;
         this.inactivityTimeout = inactivityTimeout;
+        this.callLimits = callLimits == null ? CallLimits.NONE : callLimits;
         this.budget = budget;
         this.masker = masker;
         this.timings = timings;
@@ -157,6 +162,10 @@ public final class SessionFollower {
             return stop(session,
                     (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.STALLED, exit, inactivityTimeout, activity), true);
         }
+        Tick limited = checkCallLimits(session, now);
+        if (limited != null) {
+            return limited;
+        }
         if (pipeline.resultSeen()) {
             if (resultSeenAtNanos == 0) {
                 resultSeenAtNanos = now;
@@ -167,6 +176,35 @@ public final class SessionFollower {
             }
         }
         return new Tick(gotData, null);
+    }
+
+    /** The limits on one tool call and on the CLI's start; null when neither is reached. */
+    private Tick checkCallLimits(CliSession session, long now) throws IOException, InterruptedException {
+        Duration startup = callLimits.startupTimeout();
+        if (startup != null && System.currentTimeMillis() - startedAtMillis >= startup.toMillis()) {
+            SessionState state = tracker.state();
+            if (state.events() == 0 && state.plainLines() == 0) {
+                return stop(session, (exit, activity) -> ProcessEnd.stoppedAt(ProcessEnd.Termination.STARTUP_TIMED_OUT, exit,
+                        startup, null, activity), true);
+            }
+        }
+        Duration perCall = callLimits.toolTimeout();
+        if (perCall != null) {
+            SessionTracker.RunningCall longest = tracker.longestRunningCall();
+            if (longest != null && now - longest.sinceNanos() >= perCall.toNanos()) {
+                ToolCall call = longest.call();
+                String args = call.argumentSummary().isEmpty() ? "" : " (" + Texts.truncate(call.argumentSummary(), 60) + ")";
+                String which = "'" + call.name() + "'" + args + " in turn " + call.turn();
+                return stop(session, (exit, activity) -> ProcessEnd.stoppedAt(ProcessEnd.Termination.TOOL_TIMED_OUT, exit,
+                        perCall, which, activity), true);
+            }
+        }
+        return null;
+    }
+
+    /** Limits on one tool call ({@code toolTimeout}) and on the CLI's first output ({@code startupTimeout}); null for none. */
+    public record CallLimits(Duration toolTimeout, Duration startupTimeout) {
+        public static final CallLimits NONE = new CallLimits(null, null);
     }
 
     /**

@@ -41,6 +41,12 @@ public final class OutcomeDecider {
                 return new SessionOutcome(Outcome.OVER_BUDGET, "Stopped " + activity + ": " + end.detail() + stopped);
             case LOST:
                 return new SessionOutcome(Outcome.FAILED, "Lost the Copilot CLI " + activity + ": " + end.detail());
+            case TOOL_TIMED_OUT:
+                return new SessionOutcome(Outcome.TIMED_OUT, "The tool call " + end.detail() + " ran longer than "
+                        + Durations.describe(end.limit()) + " (the toolTimeout limit)" + stopped);
+            case STARTUP_TIMED_OUT:
+                return new SessionOutcome(Outcome.FAILED, "The Copilot CLI printed nothing within " + Durations.describe(end.limit())
+                        + " of its start (the startupTimeout limit)" + stopped);
             case EXITED:
             default:
                 return decideExited(state, end);

@@ -31,7 +31,11 @@ public record ProcessEnd(Termination termination, Integer exitCode, Duration lim
         /** Stopped when the model calls used up the budget; the detail says which and how much. */
         OVER_BUDGET,
         /** Could no longer be followed (its machine is gone); the detail says why. */
-        LOST
+        LOST,
+        /** Stopped because one tool call ran longer than its limit; the detail names the call. */
+        TOOL_TIMED_OUT,
+        /** Stopped because the CLI printed nothing for the startup limit after it was started. */
+        STARTUP_TIMED_OUT
     }
 
     public static ProcessEnd exited(int exitCode, String stderrTail, boolean outputEnded) {
@@ -52,6 +56,11 @@ public record ProcessEnd(Termination termination, Integer exitCode, Duration lim
     /** The same stop, which the CLI never confirmed. */
     public ProcessEnd asUnconfirmed() {
         return new ProcessEnd(termination, exitCode, limit, detail, outputEnded, activity, true);
+    }
+
+    /** Stopped at a limit that concerns one thing ({@code detail}: the tool call), with the limit. */
+    public static ProcessEnd stoppedAt(Termination why, Integer exitCode, Duration limit, String detail, String activity) {
+        return new ProcessEnd(why, exitCode, limit, detail, false, activity, false);
     }
 
     /** Stopped because the budget was used up: {@code spent} says how much of what, against which limit. */

@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.render;
 
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -21,6 +22,7 @@ import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The live log of a session: one line per meaningful event, written and flushed as it happens, and a
@@ -83,8 +85,21 @@ public final class LogRenderer implements SessionListener {
                 .append(options.maxAutopilotContinues() == null ? "CLI default" : "at most " + options.maxAutopilotContinues());
         policy.append(" | limits: ").append(limit(options.timeout())).append(" wall clock, ")
                 .append(limit(options.inactivityTimeout())).append(" without events");
+        if (options.toolTimeout() != null) {
+            policy.append(", ").append(limit(options.toolTimeout())).append(" per tool call");
+        }
+        if (options.startupTimeout() != null) {
+            policy.append(", ").append(limit(options.startupTimeout())).append(" to start");
+        }
         line(policy.toString());
         line("Tools: " + toolPolicy(options));
+        // the CLI's own credentials are always hidden: the line is about the build's secrets
+        List<String> hidden = command.hiddenFromTools().stream().filter(n -> !CliCommandBuilder.isOwnCredential(n)).toList();
+        if (!hidden.isEmpty() || !options.toolSecrets().isEmpty()) {
+            line("Secret variables: " + (hidden.isEmpty() ? "none" : String.join(", ", hidden)) + " hidden from tools"
+                    + (options.toolSecrets().isEmpty() ? "" : "; " + String.join(", ", options.toolSecrets())
+                    + " handed to tools (masked here)"));
+        }
         if (options.allowAllTools()) {
             line("WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
         }

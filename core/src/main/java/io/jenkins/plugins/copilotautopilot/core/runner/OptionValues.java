@@ -30,11 +30,11 @@ final class OptionValues {
         add(Kind.VALUE, "--prompt-file");
         add(Kind.VALUE, "--dir", "-C");
         for (String name : List.of("--copilot", "--model", "--max-autopilot-continues", "--timeout", "--inactivity-timeout",
-                "--max-premium-requests", "--max-tokens", "--journal", "--timeline", "--changes", "--provider-base-url",
+                "--max-premium-requests", "--max-tokens", "--tool-timeout", "--startup-timeout", "--journal", "--timeline", "--changes", "--provider-base-url",
                 "--provider-type", "--provider-wire-api")) {
             add(Kind.VALUE, name);
         }
-        for (String name : List.of("--allow-tool", "--deny-tool", "--add-dir", "--secret-env-var")) {
+        for (String name : List.of("--allow-tool", "--deny-tool", "--add-dir", "--secret-env-var", "--tool-secret")) {
             add(Kind.REPEATABLE, name);
         }
     }

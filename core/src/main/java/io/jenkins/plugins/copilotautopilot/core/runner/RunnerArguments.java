@@ -44,6 +44,8 @@ public final class RunnerArguments {
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
+            "      --tool-timeout DURATION    stop when one tool call runs this long (TIMED_OUT, naming it); default: none",
+            "      --startup-timeout DURATION stop when the CLI prints nothing this long after its start (FAILED); default: none",
             "      --max-premium-requests N   stop once the model calls cost N premium requests (default: no limit)",
             "      --max-tokens N             stop once the model calls used N tokens, input plus output (default: no limit)",
             "Output:",
@@ -60,6 +62,7 @@ public final class RunnerArguments {
             "      COPILOT_GITHUB_TOKEN (or GH_TOKEN, GITHUB_TOKEN)  token for GitHub-hosted models",
             "      COPILOT_PROVIDER_API_KEY                          the provider's API key",
             "      --secret-env-var NAME      another variable whose value must be masked and hidden from tools (repeatable)",
+            "      --tool-secret NAME         a secret variable the agent's tools get all the same, masked (repeatable)",
             "",
             "Boolean options also take =true or =false. Options other than the repeatable ones may be given once.",
             "",
@@ -78,10 +81,13 @@ public final class RunnerArguments {
             Map.entry(Setting.MAX_AUTOPILOT_CONTINUES, "--max-autopilot-continues"),
             Map.entry(Setting.TIMEOUT, "--timeout"),
             Map.entry(Setting.INACTIVITY_TIMEOUT, "--inactivity-timeout"),
+            Map.entry(Setting.TOOL_TIMEOUT, "--tool-timeout"),
+            Map.entry(Setting.STARTUP_TIMEOUT, "--startup-timeout"),
             Map.entry(Setting.ALLOW_TOOLS, "--allow-tool"),
             Map.entry(Setting.DENY_TOOLS, "--deny-tool"),
             Map.entry(Setting.ADD_DIRS, "--add-dir"),
             Map.entry(Setting.SECRET_ENV_VARS, "--secret-env-var"),
+            Map.entry(Setting.TOOL_SECRETS, "--tool-secret"),
             Map.entry(Setting.PROVIDER_BASE_URL, "--provider-base-url"),
             Map.entry(Setting.PROVIDER_TYPE, "--provider-type"),
             Map.entry(Setting.PROVIDER_WIRE_API, "--provider-wire-api"),
@@ -138,6 +144,8 @@ public final class RunnerArguments {
         String maxTokens = given.last("--max-tokens", null);
         String timeout = given.last("--timeout", null);
         String inactivity = given.last("--inactivity-timeout", null);
+        String toolTimeout = given.last("--tool-timeout", null);
+        String startupTimeout = given.last("--startup-timeout", null);
         AutopilotOptions.Builder options = AutopilotOptions.builder(prompt)
                 .model(given.last("--model", env.get("COPILOT_MODEL")))
                 .maxAutopilotContinues(maxContinues == null ? null : integer("--max-autopilot-continues", maxContinues))
@@ -148,7 +156,9 @@ public final class RunnerArguments {
                 .githubToken(EnvironmentTokens.githubToken(env))
                 .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))
                 .inactivityTimeout(inactivity == null ? AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT
-                        : duration("--inactivity-timeout", inactivity));
+                        : duration("--inactivity-timeout", inactivity))
+                .toolTimeout(toolTimeout == null ? null : duration("--tool-timeout", toolTimeout))
+                .startupTimeout(startupTimeout == null ? null : duration("--startup-timeout", startupTimeout));
         given.all("--allow-tool").forEach(options::allowTool);
         given.all("--deny-tool").forEach(options::denyTool);
         for (String addDir : given.all("--add-dir")) {
@@ -159,6 +169,7 @@ public final class RunnerArguments {
             options.addDir(addDir);
         }
         given.all("--secret-env-var").forEach(options::secretEnvVar);
+        given.all("--tool-secret").forEach(options::toolSecret);
         String baseUrl = given.last("--provider-base-url", env.get("COPILOT_PROVIDER_BASE_URL"));
         boolean offline = given.flag("--offline", "true".equalsIgnoreCase(env.getOrDefault("COPILOT_OFFLINE", "")));
         if (baseUrl != null && !baseUrl.isBlank()) {

@@ -30,6 +30,8 @@ public final class SessionTracker {
 
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, ToolCall> running = new LinkedHashMap<>();
+    /** When each running call was seen starting, on this machine's clock (the CLI's may be another machine's). */
+    private final Map<String, Long> runningSinceNanos = new java.util.HashMap<>();
     /** Calls dropped from {@link #running} (too many at once) whose completion may still come. */
     private int droppedCalls;
     /** The event ids of the turns' starts, which usage records name as their parent. */
@@ -210,9 +212,10 @@ public final class SessionTracker {
                 call.overlapping(true);
             }
             running.put(id, call);
+            runningSinceNanos.put(id, System.nanoTime());
             if (running.size() > MAX_RUNNING_CALLS) {
                 Iterator<String> oldest = running.keySet().iterator();
-                oldest.next();
+                runningSinceNanos.remove(oldest.next());
                 oldest.remove();
                 droppedCalls++;
             }
@@ -226,6 +229,7 @@ public final class SessionTracker {
         boolean cutOff;
         synchronized (this) {
             call = running.remove(id);
+            runningSinceNanos.remove(id);
             cutOff = cutOffByStop.remove(id);
             if (call == null) {
                 // completion without a start we kept: counted when it started if it was dropped, else now
@@ -406,6 +410,22 @@ public final class SessionTracker {
         cutOffByStop.addAll(running.keySet());
     }
 
+    /** The call that has been running longest and since when (this machine's {@link System#nanoTime}), or null. */
+    public synchronized RunningCall longestRunningCall() {
+        RunningCall longest = null;
+        for (Map.Entry<String, ToolCall> e : running.entrySet()) {
+            Long since = runningSinceNanos.get(e.getKey());
+            if (since != null && (longest == null || since < longest.sinceNanos())) {
+                longest = new RunningCall(e.getValue(), since);
+            }
+        }
+        return longest;
+    }
+
+    /** A call that runs, and since when it was seen running. */
+    public record RunningCall(ToolCall call, long sinceNanos) {
+    }
+
     /** Tool calls started and not completed. */
     public synchronized int runningToolCalls() {
         return running.size();
@@ -425,6 +445,7 @@ public final class SessionTracker {
         synchronized (this) {
             interrupted = new ArrayList<>(running.values());
             running.clear();
+            runningSinceNanos.clear();
             cutOffByStop.clear();
             failedToolCalls += interrupted.size();
         }

@@ -42,9 +42,12 @@ public final class TaskSettings {
     private final List<String> denyTools;
     private final List<String> addDirs;
     private final List<String> secretEnvVars;
+    private final List<String> toolSecrets;
     private final String workingDirectory;
     private final Integer timeoutMinutes;
     private final Integer inactivityTimeoutMinutes;
+    private final Integer toolTimeoutMinutes;
+    private final Integer startupTimeoutMinutes;
     private final String resultWhenIncomplete;
     private final String resultWhenBlocked;
     private final String copilotPath;
@@ -75,9 +78,12 @@ public final class TaskSettings {
         denyTools = clean(b.denyTools);
         addDirs = clean(b.addDirs);
         secretEnvVars = clean(b.secretEnvVars);
+        toolSecrets = clean(b.toolSecrets);
         workingDirectory = blankToNull(b.workingDirectory);
         timeoutMinutes = b.timeoutMinutes;
         inactivityTimeoutMinutes = b.inactivityTimeoutMinutes;
+        toolTimeoutMinutes = b.toolTimeoutMinutes;
+        startupTimeoutMinutes = b.startupTimeoutMinutes;
         resultWhenIncomplete = blankToNull(b.resultWhenIncomplete);
         resultWhenBlocked = blankToNull(b.resultWhenBlocked);
         copilotPath = blankToNull(b.copilotPath);
@@ -109,8 +115,11 @@ public final class TaskSettings {
         b.workingDirectory = workingDirectory;
         b.addDirs = addDirs;
         b.secretEnvVars = secretEnvVars;
+        b.toolSecrets = toolSecrets;
         b.copilotPath = copilotPath;
-        b.recordChanges = pick("recordChanges", recordChanges, defaults.recordChanges, taken);
+        // a step that asks for the changes as a file records them, whatever the default says
+        b.recordChanges = changesFile != null && recordChanges == null ? Boolean.TRUE
+                : pick("recordChanges", recordChanges, defaults.recordChanges, taken);
         b.agentTextInConsole = pick("agentTextInConsole", agentTextInConsole, defaults.agentTextInConsole, taken);
         b.skipPublishingChecks = pick("skipPublishingChecks", skipPublishingChecks, defaults.skipPublishingChecks, taken);
         b.checksName = pick("checksName", checksName, defaults.checksName, taken);
@@ -132,6 +141,8 @@ public final class TaskSettings {
         b.denyTools = new ArrayList<>(denied);
         b.timeoutMinutes = pick("timeout", timeoutMinutes, defaults.timeoutMinutes, taken);
         b.inactivityTimeoutMinutes = pick("inactivityTimeout", inactivityTimeoutMinutes, defaults.inactivityTimeoutMinutes, taken);
+        b.toolTimeoutMinutes = pick("toolTimeout", toolTimeoutMinutes, defaults.toolTimeoutMinutes, taken);
+        b.startupTimeoutMinutes = pick("startupTimeout", startupTimeoutMinutes, defaults.startupTimeoutMinutes, taken);
         b.resultWhenIncomplete = pick("resultWhenIncomplete", resultWhenIncomplete, defaults.resultWhenIncomplete, taken);
         b.resultWhenBlocked = pick("resultWhenBlocked", resultWhenBlocked, defaults.resultWhenBlocked, taken);
         b.installation = copilotPath != null ? installation
@@ -192,11 +203,14 @@ public final class TaskSettings {
                 .githubToken(githubToken)
                 .timeout(minutes("timeout", timeoutMinutes, AutopilotOptions.DEFAULT_TIMEOUT, problems))
                 .inactivityTimeout(minutes("inactivityTimeout", inactivityTimeoutMinutes,
-                        AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT, problems));
+                        AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT, problems))
+                .toolTimeout(minutes("toolTimeout", toolTimeoutMinutes, null, problems))
+                .startupTimeout(minutes("startupTimeout", startupTimeoutMinutes, null, problems));
         allowTools.forEach(b::allowTool);
         denyTools.forEach(b::denyTool);
         addDirs.forEach(b::addDir);
         secretEnvVars.forEach(b::secretEnvVar);
+        toolSecrets.forEach(b::toolSecret);
         if (providerBaseUrl != null) {
             b.provider(new ProviderOptions(providerBaseUrl, providerType, providerApiKey, providerWireApi,
                     Boolean.TRUE.equals(offline)));
@@ -363,6 +377,11 @@ public final class TaskSettings {
         return secretEnvVars;
     }
 
+    /** Secret variables handed to the agent's tools all the same (still masked); a step's own, no default. */
+    public List<String> toolSecrets() {
+        return toolSecrets;
+    }
+
     public String workingDirectory() {
         return workingDirectory;
     }
@@ -373,6 +392,14 @@ public final class TaskSettings {
 
     public Integer inactivityTimeoutMinutes() {
         return inactivityTimeoutMinutes;
+    }
+
+    public Integer toolTimeoutMinutes() {
+        return toolTimeoutMinutes;
+    }
+
+    public Integer startupTimeoutMinutes() {
+        return startupTimeoutMinutes;
     }
 
     public String resultWhenIncomplete() {
@@ -447,9 +474,12 @@ public final class TaskSettings {
         private List<String> denyTools = List.of();
         private List<String> addDirs = List.of();
         private List<String> secretEnvVars = List.of();
+        private List<String> toolSecrets = List.of();
         private String workingDirectory;
         private Integer timeoutMinutes;
         private Integer inactivityTimeoutMinutes;
+        private Integer toolTimeoutMinutes;
+        private Integer startupTimeoutMinutes;
         private String resultWhenIncomplete;
         private String resultWhenBlocked;
         private String copilotPath;
@@ -532,6 +562,11 @@ public final class TaskSettings {
             return this;
         }
 
+        public Builder toolSecrets(List<String> value) {
+            toolSecrets = value == null ? List.of() : value;
+            return this;
+        }
+
         public Builder secretEnvVars(List<String> value) {
             secretEnvVars = value == null ? List.of() : value;
             return this;
@@ -544,6 +579,18 @@ public final class TaskSettings {
 
         public Builder timeoutMinutes(Integer value) {
             timeoutMinutes = value;
+            return this;
+        }
+
+        /** Minutes one tool call may run; 0 or null: no limit. */
+        public Builder toolTimeoutMinutes(Integer value) {
+            toolTimeoutMinutes = value;
+            return this;
+        }
+
+        /** Minutes the CLI may print nothing after its start; 0 or null: no limit. */
+        public Builder startupTimeoutMinutes(Integer value) {
+            startupTimeoutMinutes = value;
             return this;
         }
 

@@ -57,6 +57,26 @@ class CliCommandBuilderTest {
     }
 
     @Test
+    void aToolSecretReachesTheToolsAndIsMaskedAllTheSame() {
+        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("t").githubToken("github_pat_x")
+                .secretEnvVar("NPM_TOKEN").secretEnvVar("DEPLOY_KEY").toolSecret("NPM_TOKEN").build(), CLI, "/ws", "/ctl", Map.of());
+
+        assertThat(command.arguments()).contains("--secret-env-vars=COPILOT_GITHUB_TOKEN,DEPLOY_KEY");
+        assertThat(command.hiddenFromTools()).containsExactly("COPILOT_GITHUB_TOKEN", "DEPLOY_KEY");
+        assertThat(command.secretVariables()).as("masked").containsExactlyInAnyOrder("COPILOT_GITHUB_TOKEN", "DEPLOY_KEY", "NPM_TOKEN");
+    }
+
+    @Test
+    void theClisOwnCredentialsAreNeverHandedToTools() {
+        assertThat(AutopilotOptions.builder("t").toolSecret("COPILOT_GITHUB_TOKEN").toolSecret("GH_TOKEN")
+                .toolSecret("COPILOT_PROVIDER_API_KEY").toolSecret("not a name").build().validate()).containsExactly(
+                "toolSecrets: COPILOT_GITHUB_TOKEN holds the Copilot CLI's own credential and is never handed to tools.",
+                "toolSecrets: GH_TOKEN holds the Copilot CLI's own credential and is never handed to tools.",
+                "toolSecrets: COPILOT_PROVIDER_API_KEY holds the Copilot CLI's own credential and is never handed to tools.",
+                "toolSecrets: 'not a name' is not an environment variable name.");
+    }
+
+    @Test
     void eachCommandHasItsOwnRunId() {
         AutopilotOptions options = AutopilotOptions.builder("t").build();
         assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).runId())

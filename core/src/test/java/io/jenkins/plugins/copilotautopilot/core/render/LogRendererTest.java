@@ -117,6 +117,15 @@ class LogRendererTest {
     }
 
     @Test
+    void headerNamesTheSecretsHiddenFromToolsAndThoseHandedToThem() {
+        renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).secretEnvVar("DEPLOY_KEY")
+                .secretEnvVar("NPM_TOKEN").toolSecret("NPM_TOKEN").build()));
+        assertThat(sink.lines()).contains(
+                "[copilot] Secret variables: DEPLOY_KEY hidden from tools; NPM_TOKEN handed to tools (masked here)");
+        assertThat(sink.text()).doesNotContain(SECRET);
+    }
+
+    @Test
     void closingBlockHasOutcomeSummaryAndNumbers() {
         SessionState state = new SessionState(100, 0, 3, 4, 1, 1, 2, 1, 0, true, "Fixed the test.\nAll green.", true, null,
                 "task_complete", true, new ResultInfo("abc", 0, 1.5, 10L, 20L, 12, 3, 2, List.of("a", "b")), "m", 1200L, 80L, "x");

@@ -150,6 +150,16 @@ class TaskSettingsTest {
     }
 
     @Test
+    void aStepAskingForTheChangesAsAFileRecordsThemWhateverTheDefault() {
+        TaskSettings noRecording = TaskSettings.builder().recordChanges(false).build();
+        TaskSettings merged = TaskSettings.builder().prompt("p").changesFile("c.patch").build().withDefaults(noRecording);
+        assertThat(merged.recordChanges()).isTrue();
+        assertThat(merged.fromDefaults()).doesNotContain("recordChanges");
+        assertThat(merged.toOptions("t", null).recordChanges()).isTrue();
+        assertThat(TaskSettings.builder().prompt("p").build().withDefaults(noRecording).recordChanges()).isFalse();
+    }
+
+    @Test
     void anExplicitCopilotPathIgnoresTheDefaultInstallation() {
         TaskSettings merged = TaskSettings.builder().prompt("p").copilotPath("/opt/copilot").build().withDefaults(ADMIN);
 
