@@ -96,7 +96,7 @@ final class ChecksPublication {
                 result.failedToolCalls(), result.deniedToolCalls(), Durations.describe(Duration.ofMillis(result.durationMillis()))));
         if (result.inputTokens() != null) {
             out.append('\n').append(Messages.ChecksPublication_Tokens(result.inputTokens(),
-                    result.outputTokens() == null ? 0L : result.outputTokens()));
+                    java.util.Objects.requireNonNullElse(result.outputTokens(), 0L)));
         }
         if (!result.changedFiles().isEmpty()) {
             out.append('\n').append(Messages.ChecksPublication_Changes(result.linesAdded(), result.linesRemoved(),

@@ -34,6 +34,7 @@ public final class LiveSessions {
         private final File journal;
         private final ResumeState state;
         private SessionReport report;
+        private volatile String trouble;
         private long readAtMillis;
         private long readLength = -1;
 
@@ -57,6 +58,11 @@ public final class LiveSessions {
 
         public long getStartedAtMillis() {
             return state.startedAtMillis;
+        }
+
+        /** Why the session cannot be followed right now (its agent is unreachable), or null. */
+        public String getTrouble() {
+            return trouble;
         }
 
         /** The session so far, read from its journal at most every {@link #REREAD_MILLIS}; null when too large or unreadable. */
@@ -85,6 +91,15 @@ public final class LiveSessions {
     static void started(Run<?, ?> run, String invocationId, File journal, ResumeState state) {
         RUNNING.computeIfAbsent(run.getExternalizableId(), k -> new ConcurrentHashMap<>())
                 .put(invocationId, new LiveSession(invocationId, journal, state));
+    }
+
+    /** The session cannot be followed right now, for {@code why}; null: it can again. */
+    static void trouble(Run<?, ?> run, String invocationId, String why) {
+        Map<String, LiveSession> sessions = RUNNING.get(run.getExternalizableId());
+        LiveSession session = sessions == null ? null : sessions.get(invocationId);
+        if (session != null) {
+            session.trouble = why;
+        }
     }
 
     static void ended(Run<?, ?> run, String invocationId) {

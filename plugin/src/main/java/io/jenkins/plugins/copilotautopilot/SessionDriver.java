@@ -155,6 +155,7 @@ final class SessionDriver implements AgentSession.Owner {
                 if (reportedTrouble) {
                     build.listener().getLogger().println(Messages.SessionDriver_Back(s.location().displayNode()));
                     reportedTrouble = false;
+                    liveTrouble(null);
                 }
             }
             SessionFollower.Tick tick = f.tick(s);
@@ -172,6 +173,17 @@ final class SessionDriver implements AgentSession.Owner {
         }
     }
 
+    /** What the live session page says of the session's agent (null: nothing, it answers). */
+    private void liveTrouble(String why) {
+        try {
+            LiveSessions.trouble(build.run(), invocationId, why);
+        } catch (IOException e) {
+            LOGGER.log(Level.FINE, "no build to show the agent's state on", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The agent cannot be reached: wait for it, unless the session has to end anyway. True when it has ended. */
     private boolean unreachable(SessionFollower f, AgentSession.Unreachable unreachable) {
         long now = System.nanoTime();
@@ -181,6 +193,7 @@ final class SessionDriver implements AgentSession.Owner {
         if (!reportedTrouble) {
             build.listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(unreachable.message()));
             reportedTrouble = true;
+            liveTrouble(unreachable.message());
         }
         if (stopRequested && now - unreachableSinceNanos >= TimeUnit.MILLISECONDS.toNanos(UNREACHABLE_ABORT_MILLIS)) {
             end(f.abortedUnreachable(unreachable.message()));

@@ -98,6 +98,8 @@ class AgentFailureTest {
         agent.killJvm();
         assertThat("the CLI runs on without its agent", ProcessTable.survivorsOf(runId), not(empty()));
         j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
+        assertThat("the live page says so too", j.createWebClient().goTo(b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/")
+                .getBody().getTextContent(), containsString("Cannot follow the Copilot CLI right now"));
         j.jenkins.getComputer("crashing").connect(false).get();
         j.waitForCompletion(b);
 
