@@ -165,6 +165,15 @@ final class AutopilotForms {
         return items;
     }
 
+    /** {@code allowAllPaths}: the global setting (empty, so null) or not set (no, steps may say yes), yes, or no (for every step). */
+    static ListBoxModel allowAllPathsItems(boolean global) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_AllowAllPathsNotSet() : Messages.AutopilotForms_AllowAllPathsDefault(), "");
+        items.add(Messages.AutopilotForms_AllowAllPathsYes(), "true");
+        items.add(global ? Messages.AutopilotForms_AllowAllPathsNever() : Messages.AutopilotForms_AllowAllPathsNo(), "false");
+        return items;
+    }
+
     /** {@code agentTextInConsole}: the global setting (empty, so null) or not set (yes), yes, or no. */
     static ListBoxModel agentTextInConsoleItems(boolean global) {
         ListBoxModel items = new ListBoxModel();

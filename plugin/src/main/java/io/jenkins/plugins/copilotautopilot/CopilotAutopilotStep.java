@@ -51,6 +51,7 @@ public final class CopilotAutopilotStep extends Step {
     private Double maxPremiumRequests;
     private Long maxTokens;
     private Boolean allowAllTools;
+    private Boolean allowAllPaths;
     private List<String> allowTools = new ArrayList<>();
     private List<String> denyTools = new ArrayList<>();
     private List<String> addDirs = new ArrayList<>();
@@ -204,6 +205,16 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setMaxTokens(Long maxTokens) {
         this.maxTokens = AutopilotForms.tokenBudget(maxTokens);
+    }
+
+    /** Whether the agent's tools may use any path (the CLI's {@code --allow-all-paths}); null: the global setting, else no. */
+    public Boolean getAllowAllPaths() {
+        return allowAllPaths;
+    }
+
+    @DataBoundSetter
+    public void setAllowAllPaths(Boolean allowAllPaths) {
+        this.allowAllPaths = allowAllPaths;
     }
 
     public Boolean getAllowAllTools() {
@@ -431,6 +442,7 @@ public final class CopilotAutopilotStep extends Step {
                 .maxPremiumRequests(maxPremiumRequests)
                 .maxTokens(maxTokens)
                 .allowAllTools(allowAllTools)
+                .allowAllPaths(allowAllPaths)
                 .allowTools(allowTools)
                 .denyTools(denyTools)
                 .addDirs(addDirs)
@@ -583,6 +595,10 @@ public final class CopilotAutopilotStep extends Step {
 
         public ListBoxModel doFillRecordChangesItems(@QueryParameter String copilotScope) {
             return AutopilotForms.recordChangesItems(GLOBAL.equals(copilotScope));
+        }
+
+        public ListBoxModel doFillAllowAllPathsItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.allowAllPathsItems(GLOBAL.equals(copilotScope));
         }
 
         public ListBoxModel doFillAllowAllToolsItems(@QueryParameter String copilotScope) {

@@ -40,7 +40,7 @@ final class FormLists {
      * applies; "true" and "false" are explicit. Empty numbers and selections bind to null through their setters.
      */
     static JSONObject fromForm(JSONObject formData) {
-        for (String choice : new String[] {"allowAllTools", "agentTextInConsole", "recordChanges", "skipPublishingChecks"}) {
+        for (String choice : new String[] {"allowAllTools", "allowAllPaths", "agentTextInConsole", "recordChanges", "skipPublishingChecks"}) {
             Object value = formData.opt(choice);
             if (value == null || value instanceof String text && text.isBlank()) {
                 formData.remove(choice);

@@ -191,6 +191,22 @@ class CopilotAutopilotConfigurationTest {
     }
 
     @Test
+    void allowAllPathsReachesTheCliUnlessTheAdministratorSaysNo() throws Exception {
+        Path cli = FakeCopilot.in(tmp).write();
+        String step = "copilotAutopilot prompt: 'x', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
+
+        run(step + ", allowAllPaths: true");
+        assertTrue(cliArguments().contains("--allow-all-paths"));
+        run(step);
+        assertFalse(cliArguments().contains("--allow-all-paths"), "off unless someone turns it on");
+
+        CopilotAutopilotConfiguration.get().getDefaults().setAllowAllPaths(false);
+        WorkflowRun refused = j.assertBuildStatus(hudson.model.Result.FAILURE,
+                TestPipelines.create(j, "node { " + step + ", allowAllPaths: true }").scheduleBuild2(0));
+        j.assertLogContains("allowAllPaths is turned off by the administrator", refused);
+    }
+
+    @Test
     void deniedToolsAddUpAndTheStepsOwnValuesWin() throws Exception {
         CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
         config.getDefaults().setModel("gpt-admin");

@@ -287,6 +287,7 @@ class CopilotAutopilotStepTest {
         step.setToolTimeout(5);
         step.setStartupTimeout(2);
         step.setToolSecrets(List.of("NPM_TOKEN"));
+        step.setAllowAllPaths(true);
         step.setCopilotPath("/opt/copilot");
         j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
                 .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));

@@ -37,6 +37,7 @@ public final class AutopilotOptions {
     private final Double maxPremiumRequests;
     private final Long maxTokens;
     private final boolean allowAllTools;
+    private final boolean allowAllPaths;
     private final List<String> allowTools;
     private final List<String> denyTools;
     private final List<String> addDirs;
@@ -57,6 +58,7 @@ public final class AutopilotOptions {
         this.maxPremiumRequests = b.maxPremiumRequests;
         this.maxTokens = b.maxTokens;
         this.allowAllTools = b.allowAllTools;
+        this.allowAllPaths = b.allowAllPaths;
         this.allowTools = List.copyOf(b.allowTools);
         this.denyTools = List.copyOf(b.denyTools);
         this.addDirs = List.copyOf(b.addDirs);
@@ -86,7 +88,7 @@ public final class AutopilotOptions {
     public Builder toBuilder() {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
-                .allowAllTools(allowAllTools).githubToken(githubToken).provider(provider)
+                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).githubToken(githubToken).provider(provider)
                 .timeout(timeout).inactivityTimeout(inactivityTimeout).toolTimeout(toolTimeout).startupTimeout(startupTimeout)
                 .recordChanges(recordChanges);
         allowTools.forEach(b::allowTool);
@@ -264,6 +266,14 @@ public final class AutopilotOptions {
         return allowAllTools;
     }
 
+    /**
+     * Whether the CLI's path policy is off ({@code --allow-all-paths}): without it, its tools may use the working
+     * directory and the {@link #addDirs()} only, whatever the tool policy allows.
+     */
+    public boolean allowAllPaths() {
+        return allowAllPaths;
+    }
+
     public List<String> allowTools() {
         return allowTools;
     }
@@ -354,7 +364,7 @@ public final class AutopilotOptions {
     public String toString() {
         return "AutopilotOptions[prompt=" + (prompt == null ? null : prompt.length() + " chars") + ", model=" + model
                 + ", maxAutopilotContinues=" + maxAutopilotContinues + ", maxPremiumRequests=" + maxPremiumRequests
-                + ", maxTokens=" + maxTokens + ", allowAllTools=" + allowAllTools
+                + ", maxTokens=" + maxTokens + ", allowAllTools=" + allowAllTools + ", allowAllPaths=" + allowAllPaths
                 + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
                 + ", secretEnvVars=" + secretEnvVars + ", toolSecrets=" + toolSecrets + ", githubToken=" + (githubToken == null ? "none" : "****")
                 + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout
@@ -370,6 +380,7 @@ public final class AutopilotOptions {
         private Double maxPremiumRequests;
         private Long maxTokens;
         private boolean allowAllTools;
+        private boolean allowAllPaths;
         private final List<String> allowTools = new ArrayList<>();
         private final List<String> denyTools = new ArrayList<>();
         private final List<String> addDirs = new ArrayList<>();
@@ -406,6 +417,11 @@ public final class AutopilotOptions {
 
         public Builder maxAutopilotContinues(Integer value) {
             this.maxAutopilotContinues = value;
+            return this;
+        }
+
+        public Builder allowAllPaths(boolean value) {
+            this.allowAllPaths = value;
             return this;
         }
 

@@ -64,6 +64,9 @@ public final class CliCommandBuilder {
         if (options.allowAllTools()) {
             args.add("--allow-all-tools");
         }
+        if (options.allowAllPaths()) {
+            args.add("--allow-all-paths");
+        }
         options.allowTools().forEach(p -> args.add("--allow-tool=" + p.strip()));
         options.denyTools().forEach(p -> args.add("--deny-tool=" + p.strip()));
         options.addDirs().forEach(d -> args.add("--add-dir=" + d.strip()));

@@ -54,6 +54,10 @@ public final class LogRenderer implements SessionListener {
     private final boolean agentText;
     /** The CLI the header named: found again by the launch script, it is worth a line only with something new. */
     private String headerPath;
+    /** With every tool allowed, what the CLI still denies for want of a user is a path outside the allowed ones: say so. */
+    private boolean pathDenials;
+    /** CLI 1.0.102's words for a denial no rule made (a rule's says "due to the following rules"). */
+    private static final String UNATTENDED_DENIAL = "Permission denied because no interactive user response was available";
 
     private int currentTurn;
 
@@ -93,6 +97,12 @@ public final class LogRenderer implements SessionListener {
         }
         line(policy.toString());
         line("Tools: " + toolPolicy(options));
+        pathDenials = options.allowAllTools() && !options.allowAllPaths();
+        if (options.allowAllTools() || options.allowAllPaths() || !options.addDirs().isEmpty()) {
+            // "all allowed" tools still meet the CLI's path policy: say where they may go
+            line("Paths: " + (options.allowAllPaths() ? "any (allowAllPaths)" : "the working directory"
+                    + (options.addDirs().isEmpty() ? "" : " and " + String.join(" ", options.addDirs())) + " only (allowAllPaths is off)"));
+        }
         // the CLI's own credentials are always hidden: the line is about the build's secrets
         List<String> hidden = command.hiddenFromTools().stream().filter(n -> !CliCommandBuilder.isOwnCredential(n)).toList();
         if (!hidden.isEmpty() || !options.toolSecrets().isEmpty()) {
@@ -162,6 +172,10 @@ public final class LogRenderer implements SessionListener {
         line(INDENT + "> " + call.name() + args);
     }
 
+    private boolean isPathDenial(ToolCall call) {
+        return pathDenials && call.error() != null && call.error().startsWith(UNATTENDED_DENIAL);
+    }
+
     @Override
     public void onToolCompleted(ToolCall call) {
         if (isTaskComplete(call) && call.status() == ToolStatus.SUCCEEDED) {
@@ -172,7 +186,8 @@ public final class LogRenderer implements SessionListener {
                 : "(the output is on the session page)";
         String result = switch (call.status()) {
             case SUCCEEDED -> "ok" + took;
-            case DENIED -> "DENIED" + took + ": " + error;
+            case DENIED -> "DENIED" + took + (isPathDenial(call) ? " (a path outside the allowed ones: every tool is allowed)" : "")
+                    + ": " + error;
             case FAILED -> "FAILED" + took + ": " + error;
             case INTERRUPTED -> "INTERRUPTED" + took + ": " + error;
             case RUNNING -> "still running";

@@ -24,6 +24,7 @@ final class OptionValues {
         add(Kind.FLAG, "--help", "-h");
         add(Kind.FLAG, "--version");
         add(Kind.FLAG, "--allow-all-tools");
+        add(Kind.FLAG, "--allow-all-paths");
         add(Kind.FLAG, "--offline");
         add(Kind.FLAG, "--record-changes");
         add(Kind.VALUE, "--prompt", "-p");

@@ -38,6 +38,7 @@ public final class RunnerArguments {
             "      --max-autopilot-continues N  how often the CLI may nudge the agent to go on (CLI default: 5)",
             "Tools:",
             "      --allow-all-tools          let the agent run any tool without asking (off by default)",
+            "      --allow-all-paths          let the tools use any path, not only the working directory and --add-dir ones",
             "      --allow-tool PATTERN       allow a tool, e.g. 'shell(npm test)', 'write' (repeatable)",
             "      --deny-tool PATTERN        deny a tool; beats allow (repeatable)",
             "      --add-dir DIR              let the agent access another, existing directory (repeatable)",
@@ -152,6 +153,7 @@ public final class RunnerArguments {
                 .maxPremiumRequests(maxPremium == null ? null : decimal("--max-premium-requests", maxPremium))
                 .maxTokens(maxTokens == null ? null : whole("--max-tokens", maxTokens))
                 .allowAllTools(given.flag("--allow-all-tools", false))
+                .allowAllPaths(given.flag("--allow-all-paths", false))
                 .recordChanges(given.flag("--record-changes", true))
                 .githubToken(EnvironmentTokens.githubToken(env))
                 .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))

@@ -38,6 +38,9 @@ public final class TaskSettings {
     private final Double maxPremiumRequests;
     private final Long maxTokens;
     private final Boolean allowAllTools;
+    private final Boolean allowAllPaths;
+    /** Set when the administrator's explicit no overrode a step's yes to {@code allowAllPaths}. */
+    private final boolean allowAllPathsRefused;
     private final List<String> allowTools;
     private final List<String> denyTools;
     private final List<String> addDirs;
@@ -74,6 +77,8 @@ public final class TaskSettings {
         maxPremiumRequests = b.maxPremiumRequests;
         maxTokens = b.maxTokens;
         allowAllTools = b.allowAllTools;
+        allowAllPaths = b.allowAllPaths;
+        allowAllPathsRefused = b.allowAllPathsRefused;
         allowTools = clean(b.allowTools);
         denyTools = clean(b.denyTools);
         addDirs = clean(b.addDirs);
@@ -130,6 +135,9 @@ public final class TaskSettings {
         b.maxPremiumRequests = lower("maxPremiumRequests", maxPremiumRequests, defaults.maxPremiumRequests, taken);
         b.maxTokens = lower("maxTokens", maxTokens, defaults.maxTokens, taken);
         b.allowAllTools = pick("allowAllTools", allowAllTools, defaults.allowAllTools, taken);
+        // the administrator's explicit no is a ceiling: a step may not open every path
+        b.allowAllPathsRefused = Boolean.TRUE.equals(allowAllPaths) && Boolean.FALSE.equals(defaults.allowAllPaths);
+        b.allowAllPaths = pick("allowAllPaths", allowAllPaths, defaults.allowAllPaths, taken);
         b.allowTools = allowTools.isEmpty() ? defaults.allowTools : allowTools;
         if (allowTools.isEmpty() && !defaults.allowTools.isEmpty()) {
             taken.add("allowTools");
@@ -190,6 +198,9 @@ public final class TaskSettings {
             problems.add("includeBuildLog must be a number of lines from 0 to " + BuildLogExcerpt.MAX_LINES + "; was "
                     + includeBuildLog + ".");
         }
+        if (allowAllPathsRefused) {
+            problems.add("allowAllPaths is turned off by the administrator (Manage Jenkins » System): leave it out of the step.");
+        }
         if (changesFile != null && Boolean.FALSE.equals(recordChanges)) {
             problems.add("changesFile needs the changes recorded: leave recordChanges on, or leave changesFile out.");
         }
@@ -199,6 +210,7 @@ public final class TaskSettings {
                 .maxPremiumRequests(maxPremiumRequests)
                 .maxTokens(maxTokens)
                 .allowAllTools(Boolean.TRUE.equals(allowAllTools))
+                .allowAllPaths(Boolean.TRUE.equals(allowAllPaths) && !allowAllPathsRefused)
                 .recordChanges(!Boolean.FALSE.equals(recordChanges))
                 .githubToken(githubToken)
                 .timeout(minutes("timeout", timeoutMinutes, AutopilotOptions.DEFAULT_TIMEOUT, problems))
@@ -361,6 +373,10 @@ public final class TaskSettings {
         return allowAllTools;
     }
 
+    public Boolean allowAllPaths() {
+        return allowAllPaths;
+    }
+
     public List<String> allowTools() {
         return allowTools;
     }
@@ -470,6 +486,8 @@ public final class TaskSettings {
         private Double maxPremiumRequests;
         private Long maxTokens;
         private Boolean allowAllTools;
+        private Boolean allowAllPaths;
+        private boolean allowAllPathsRefused;
         private List<String> allowTools = List.of();
         private List<String> denyTools = List.of();
         private List<String> addDirs = List.of();
@@ -539,6 +557,11 @@ public final class TaskSettings {
 
         public Builder maxAutopilotContinues(Integer value) {
             maxAutopilotContinues = value;
+            return this;
+        }
+
+        public Builder allowAllPaths(Boolean value) {
+            allowAllPaths = value;
             return this;
         }
 

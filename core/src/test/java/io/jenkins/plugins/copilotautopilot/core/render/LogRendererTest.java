@@ -112,6 +112,7 @@ class LogRendererTest {
                 "[copilot] Copilot CLI 1.0.102 (/opt/copilot/copilot) in /work",
                 "[copilot] Model: gpt-x | autopilot continuations: at most 3 | limits: 1h wall clock, 10m without events",
                 "[copilot] Tools: all allowed, denied shell(rm)",
+                "[copilot] Paths: the working directory only (allowAllPaths is off)",
                 "[copilot] WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
         assertThat(sink.text()).doesNotContain(SECRET);
     }

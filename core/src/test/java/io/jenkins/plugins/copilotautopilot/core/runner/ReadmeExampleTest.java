@@ -88,7 +88,8 @@ class ReadmeExampleTest {
 
         assertThat(code).as(text).isZero();
         assertThat(text).contains("[copilot]   < bash FAILED", "exit code 1: FAIL: add 2 3 = -1, expected 5",
-                "[copilot]   < bash DENIED", "[copilot] Autopilot continuation 1",
+                "[copilot] Paths: the working directory only (allowAllPaths is off)",
+                "[copilot]   < bash DENIED (", "Permission to run this tool was denied due to the following rules", "[copilot] Autopilot continuation 1",
                 "[copilot] COMPLETED: The agent called task_complete",
                 "[copilot] Changed: 1 file (+1 -1): calc.sh\n");
         // the CLI writes usage records in batches: a call's line may come in a later turn, naming its own

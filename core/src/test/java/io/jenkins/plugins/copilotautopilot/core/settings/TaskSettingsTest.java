@@ -160,6 +160,20 @@ class TaskSettingsTest {
     }
 
     @Test
+    void allowAllPathsIsTheStepsOrTheDefaultsAndAnAdministratorsNoIsACeiling() {
+        TaskSettings asks = TaskSettings.builder().prompt("p").allowAllPaths(true).build();
+        assertThat(asks.withDefaults(TaskSettings.builder().build()).toOptions("t", null).allowAllPaths()).isTrue();
+        assertThat(TaskSettings.builder().prompt("p").build().withDefaults(TaskSettings.builder().allowAllPaths(true).build())
+                .toOptions("t", null).allowAllPaths()).isTrue();
+        assertThat(TaskSettings.builder().prompt("p").build().withDefaults(TaskSettings.builder().build())
+                .toOptions("t", null).allowAllPaths()).isFalse();
+        assertThatThrownBy(() -> asks.withDefaults(TaskSettings.builder().allowAllPaths(false).build()).toOptions("t", null))
+                .isInstanceOf(InvalidOptionsException.class)
+                .satisfies(e -> assertThat(((InvalidOptionsException) e).problems()).containsExactly(
+                        "allowAllPaths is turned off by the administrator (Manage Jenkins » System): leave it out of the step."));
+    }
+
+    @Test
     void anExplicitCopilotPathIgnoresTheDefaultInstallation() {
         TaskSettings merged = TaskSettings.builder().prompt("p").copilotPath("/opt/copilot").build().withDefaults(ADMIN);
 
