@@ -27,8 +27,6 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
  */
 @WithJenkins
 class TaskFilesAndBuildLogTest {
-    private static final String GIT_WORK_TREE = "sh '''git init -q . && git config user.email t@example.invalid"
-            + " && git config user.name t && echo old > old.txt && git add -A && git commit -q -m start'''\n";
 
     private JenkinsRule j;
     @TempDir
@@ -107,7 +105,7 @@ class TaskFilesAndBuildLogTest {
     void theChangesFileHoldsTheMaskedPatchAndTheMapNamesIt() throws Exception {
         Path cli = FakeCopilot.in(tmp).writingFile("hello.txt", "hello\n")
                 .writingFile("leak.txt", "token " + TestCredentials.TOKEN + "\n").write();
-        WorkflowRun b = j.buildAndAssertSuccess(TestPipelines.create(j, "node {\n" + GIT_WORK_TREE
+        WorkflowRun b = j.buildAndAssertSuccess(TestPipelines.create(j, "node {\n" + UsageAndChangesTest.GIT_WORK_TREE
                 + "  def r = " + step(cli, "prompt: 'Create hello.txt', changesFile: 'out/copilot.patch'") + "\n"
                 + "  echo \"changesFile=${r.changesFile}\"\n"
                 + "  def patch = readFile(r.changesFile)\n"

@@ -33,7 +33,7 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 class UsageAndChangesTest {
     static final String HOSTILE_NAME = "<img src=x onerror=alert(1)>.txt";
     static final String HOSTILE_CONTENT = "<script>alert(2)</script>\n";
-    private static final String GIT_WORK_TREE = "sh '''git init -q . && git config user.email t@example.invalid"
+    static final String GIT_WORK_TREE = "sh '''git init -q . && git config user.email t@example.invalid"
             + " && git config user.name t && echo old > old.txt && git add -A && git commit -q -m start'''\n";
 
     private JenkinsRule j;

@@ -68,6 +68,8 @@ public final class SessionFollower {
     private volatile SessionResult result;
     private Stopping stopping;
     private boolean usageWarned;
+    /** The startup limit was looked at once it had passed: from then on there is nothing to check. */
+    private boolean startupChecked;
     private final List<String> warnings = new java.util.ArrayList<>();
 
     SessionFollower(Duration timeout, Duration inactivityTimeout, CallLimits callLimits, Budget budget, SecretMasker masker,
@@ -181,7 +183,8 @@ public final class SessionFollower {
     /** The limits on one tool call and on the CLI's start; null when neither is reached. */
     private Tick checkCallLimits(CliSession session, long now) throws IOException, InterruptedException {
         Duration startup = callLimits.startupTimeout();
-        if (startup != null && System.currentTimeMillis() - startedAtMillis >= startup.toMillis()) {
+        if (startup != null && !startupChecked && System.currentTimeMillis() - startedAtMillis >= startup.toMillis()) {
+            startupChecked = true;
             SessionState state = tracker.state();
             if (state.events() == 0 && state.plainLines() == 0) {
                 return stop(session, (exit, activity) -> ProcessEnd.stoppedAt(ProcessEnd.Termination.STARTUP_TIMED_OUT, exit,
