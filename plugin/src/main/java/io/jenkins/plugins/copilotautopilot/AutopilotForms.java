@@ -174,6 +174,15 @@ final class AutopilotForms {
         return items;
     }
 
+    /** {@code sandbox}: the global setting (empty, so null) or not set (no, steps may say yes), yes (for every step), or no. */
+    static ListBoxModel sandboxItems(boolean global) {
+        ListBoxModel items = new ListBoxModel();
+        items.add(global ? Messages.AutopilotForms_SandboxNotSet() : Messages.AutopilotForms_SandboxDefault(), "");
+        items.add(global ? Messages.AutopilotForms_SandboxAlways() : Messages.AutopilotForms_SandboxYes(), "true");
+        items.add(Messages.AutopilotForms_SandboxNo(), "false");
+        return items;
+    }
+
     /** {@code agentTextInConsole}: the global setting (empty, so null) or not set (yes), yes, or no. */
     static ListBoxModel agentTextInConsoleItems(boolean global) {
         ListBoxModel items = new ListBoxModel();

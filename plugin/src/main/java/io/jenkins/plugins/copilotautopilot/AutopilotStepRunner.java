@@ -167,7 +167,8 @@ final class AutopilotStepRunner {
                 propagate, options.maxPremiumRequests(), options.maxTokens(), settings.agentTextInConsole(),
                 settings.resultWhenBlockedValue().name(), settings.changesFile(),
                 settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote(),
-                settings.checksNameToPublish(), millis(options.toolTimeout()), millis(options.startupTimeout()));
+                settings.checksNameToPublish(), millis(options.toolTimeout()), millis(options.startupTimeout()),
+                options.verify(), options.maxVerifyRounds());
         LiveSessions.started(run, invocationId, journal, state);
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, state, listener);
@@ -232,7 +233,8 @@ final class AutopilotStepRunner {
         CopilotAutopilotRunAction.showLive(run);
         try {
             return engine(listener, append, state.agentTextInConsole).resume(duration(state.timeoutMillis), duration(state.inactivityMillis),
-                    new SessionFollower.CallLimits(duration(state.toolTimeoutMillis), duration(state.startupTimeoutMillis)),
+                    new SessionFollower.CallLimits(duration(state.toolTimeoutMillis), duration(state.startupTimeoutMillis),
+                            state.verify, state.maxVerifyRounds),
                     new SessionFollower.Budget(state.maxPremiumRequests, state.maxTokens),
                     secrets, session, checkpoint, state.startedAtMillis);
         } catch (IOException | InterruptedException | RuntimeException e) {

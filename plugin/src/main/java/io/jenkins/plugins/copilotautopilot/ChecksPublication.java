@@ -60,7 +60,7 @@ final class ChecksPublication {
             case TIMED_OUT, STALLED -> ChecksConclusion.TIME_OUT;
             case ABORTED -> ChecksConclusion.CANCELED;
             case FAILED, OVER_BUDGET -> ChecksConclusion.FAILURE;
-            case INCOMPLETE, BLOCKED -> switch (verdict) {
+            case INCOMPLETE, BLOCKED, NOT_VERIFIED -> switch (verdict) {
                 case SUCCESS -> ChecksConclusion.SUCCESS;
                 case UNSTABLE -> ChecksConclusion.NEUTRAL;
                 case FAILURE, ABORTED -> ChecksConclusion.FAILURE;

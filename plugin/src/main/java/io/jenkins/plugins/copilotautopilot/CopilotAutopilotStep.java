@@ -55,6 +55,11 @@ public final class CopilotAutopilotStep extends Step {
     private List<String> allowTools = new ArrayList<>();
     private List<String> denyTools = new ArrayList<>();
     private List<String> addDirs = new ArrayList<>();
+    private List<String> allowUrls = new ArrayList<>();
+    private List<String> denyUrls = new ArrayList<>();
+    private Boolean sandbox;
+    private String verify;
+    private Integer maxVerifyRounds;
     private List<String> secretEnvVars = new ArrayList<>();
     private List<String> toolSecrets = new ArrayList<>();
     private String workingDirectory;
@@ -254,6 +259,56 @@ public final class CopilotAutopilotStep extends Step {
         this.addDirs = FormLists.clean(addDirs);
     }
 
+    public String getVerify() {
+        return verify;
+    }
+
+    /** The acceptance check: a shell command run on the agent after task_complete; exit 0 accepts the completion. */
+    @DataBoundSetter
+    public void setVerify(String verify) {
+        this.verify = Util.fixEmptyAndTrim(verify);
+    }
+
+    public Integer getMaxVerifyRounds() {
+        return maxVerifyRounds;
+    }
+
+    /** How often the check runs at most (default 2: the agent may fix one failure); null: the global setting. */
+    @DataBoundSetter
+    public void setMaxVerifyRounds(Integer maxVerifyRounds) {
+        this.maxVerifyRounds = maxVerifyRounds;
+    }
+
+    public List<String> getAllowUrls() {
+        return allowUrls;
+    }
+
+    /** URLs and domains the agent's tools may reach (the CLI's {@code --allow-url}); the global list is a ceiling. */
+    @DataBoundSetter
+    public void setAllowUrls(List<String> allowUrls) {
+        this.allowUrls = FormLists.clean(allowUrls);
+    }
+
+    public List<String> getDenyUrls() {
+        return denyUrls;
+    }
+
+    /** URLs and domains they may never reach (the CLI's {@code --deny-url}); the global list always applies too. */
+    @DataBoundSetter
+    public void setDenyUrls(List<String> denyUrls) {
+        this.denyUrls = FormLists.clean(denyUrls);
+    }
+
+    /** Whether shell commands run in the CLI's sandbox ({@code --sandbox}); null: the global setting, else no. */
+    public Boolean getSandbox() {
+        return sandbox;
+    }
+
+    @DataBoundSetter
+    public void setSandbox(Boolean sandbox) {
+        this.sandbox = sandbox;
+    }
+
     public List<String> getToolSecrets() {
         return toolSecrets;
     }
@@ -446,6 +501,11 @@ public final class CopilotAutopilotStep extends Step {
                 .allowTools(allowTools)
                 .denyTools(denyTools)
                 .addDirs(addDirs)
+                .allowUrls(allowUrls)
+                .denyUrls(denyUrls)
+                .sandbox(sandbox)
+                .verify(verify)
+                .maxVerifyRounds(maxVerifyRounds)
                 .secretEnvVars(secretEnvVars)
                 .toolSecrets(toolSecrets)
                 .workingDirectory(workingDirectory)
@@ -475,6 +535,8 @@ public final class CopilotAutopilotStep extends Step {
             case "allowTools" -> allowTools;
             case "denyTools" -> denyTools;
             case "addDirs" -> addDirs;
+            case "allowUrls" -> allowUrls;
+            case "denyUrls" -> denyUrls;
             case "secretEnvVars" -> secretEnvVars;
             case "toolSecrets" -> toolSecrets;
             default -> throw new IllegalArgumentException("not a list setting: " + field);
@@ -599,6 +661,10 @@ public final class CopilotAutopilotStep extends Step {
 
         public ListBoxModel doFillAllowAllPathsItems(@QueryParameter String copilotScope) {
             return AutopilotForms.allowAllPathsItems(GLOBAL.equals(copilotScope));
+        }
+
+        public ListBoxModel doFillSandboxItems(@QueryParameter String copilotScope) {
+            return AutopilotForms.sandboxItems(GLOBAL.equals(copilotScope));
         }
 
         public ListBoxModel doFillAllowAllToolsItems(@QueryParameter String copilotScope) {

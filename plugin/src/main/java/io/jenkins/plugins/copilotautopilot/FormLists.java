@@ -11,7 +11,7 @@ import net.sf.json.JSONObject;
  * in Pipeline and one-entry-per-line text areas in the configuration form.
  */
 final class FormLists {
-    static final String[] LIST_FIELDS = {"allowTools", "denyTools", "addDirs", "secretEnvVars", "toolSecrets"};
+    static final String[] LIST_FIELDS = {"allowTools", "denyTools", "addDirs", "allowUrls", "denyUrls", "secretEnvVars", "toolSecrets"};
 
     private FormLists() {
     }
@@ -40,7 +40,7 @@ final class FormLists {
      * applies; "true" and "false" are explicit. Empty numbers and selections bind to null through their setters.
      */
     static JSONObject fromForm(JSONObject formData) {
-        for (String choice : new String[] {"allowAllTools", "allowAllPaths", "agentTextInConsole", "recordChanges", "skipPublishingChecks"}) {
+        for (String choice : new String[] {"allowAllTools", "allowAllPaths", "sandbox", "agentTextInConsole", "recordChanges", "skipPublishingChecks"}) {
             Object value = formData.opt(choice);
             if (value == null || value instanceof String text && text.isBlank()) {
                 formData.remove(choice);

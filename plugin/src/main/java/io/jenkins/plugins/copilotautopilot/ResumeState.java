@@ -44,6 +44,10 @@ final class ResumeState implements Serializable {
     final Long toolTimeoutMillis;
     /** The limit on the CLI's first output in milliseconds, or null for none. */
     final Long startupTimeoutMillis;
+    /** The acceptance check's command, or null (null too in the state of an older version). */
+    final String verify;
+    /** How often it runs at most. */
+    final int maxVerifyRounds;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
     /** The budget: the most premium requests, or null. */
@@ -58,7 +62,8 @@ final class ResumeState implements Serializable {
                 Long inactivityMillis, String tokenCredentialsId, String providerCredentialsId,
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
                 Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked,
-                String changesFile, String changesPath, String checksName, Long toolTimeoutMillis, Long startupTimeoutMillis) {
+                String changesFile, String changesPath, String checksName, Long toolTimeoutMillis, Long startupTimeoutMillis,
+                String verify, int maxVerifyRounds) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
         this.launchFolder = launchFolder;
@@ -80,6 +85,8 @@ final class ResumeState implements Serializable {
         this.checksName = checksName;
         this.toolTimeoutMillis = toolTimeoutMillis;
         this.startupTimeoutMillis = startupTimeoutMillis;
+        this.verify = verify;
+        this.maxVerifyRounds = maxVerifyRounds;
     }
 
     /** The same, once the session runs at {@code where}. */
@@ -87,6 +94,6 @@ final class ResumeState implements Serializable {
         return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
                 tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
                 maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath, checksName, toolTimeoutMillis,
-                startupTimeoutMillis);
+                startupTimeoutMillis, verify, maxVerifyRounds);
     }
 }

@@ -38,6 +38,14 @@ public final class SessionRecord implements Serializable {
     private final int toolCalls;
     private final int failedToolCalls;
     private final int deniedToolCalls;
+    /** Tool calls the policy refused for a URL (0 in records of older versions). */
+    private final int deniedFetches;
+    /** Whether the acceptance check passed last; null without one (or in an older record). */
+    private final Boolean verified;
+    private final int verifyRounds;
+    private final Integer verifyExitCode;
+    /** The URLs refused (from the agent's commands: agent text, like the summary); null in older records. */
+    private final ArrayList<String> deniedUrls;
     private final int nudges;
     private final Double premiumRequests;
     private final long durationMillis;
@@ -72,6 +80,12 @@ public final class SessionRecord implements Serializable {
         this.toolCalls = r.toolCalls();
         this.failedToolCalls = r.failedToolCalls();
         this.deniedToolCalls = r.deniedToolCalls();
+        this.deniedFetches = r.deniedFetches();
+        this.verified = r.verified();
+        this.verifyRounds = r.verifyRounds();
+        this.verifyExitCode = r.verifyExitCode();
+        this.deniedUrls = new ArrayList<>();
+        r.deniedUrls().forEach(u -> deniedUrls.add(cut(u)));
         this.nudges = r.nudges();
         this.premiumRequests = r.premiumRequests();
         this.durationMillis = r.durationMillis();
@@ -95,7 +109,7 @@ public final class SessionRecord implements Serializable {
         r.warnings().forEach(w -> warnings.add(cut(w)));
     }
 
-    private SessionRecord(SessionRecord r, String summary, String blocker) {
+    private SessionRecord(SessionRecord r, String summary, String blocker, ArrayList<String> deniedUrls) {
         this.invocationId = r.invocationId;
         this.journalFile = r.journalFile;
         this.outcome = r.outcome;
@@ -106,6 +120,11 @@ public final class SessionRecord implements Serializable {
         this.toolCalls = r.toolCalls;
         this.failedToolCalls = r.failedToolCalls;
         this.deniedToolCalls = r.deniedToolCalls;
+        this.deniedFetches = r.deniedFetches;
+        this.verified = r.verified;
+        this.verifyRounds = r.verifyRounds;
+        this.verifyExitCode = r.verifyExitCode;
+        this.deniedUrls = deniedUrls;
         this.nudges = r.nudges;
         this.premiumRequests = r.premiumRequests;
         this.durationMillis = r.durationMillis;
@@ -125,7 +144,7 @@ public final class SessionRecord implements Serializable {
 
     /** This session as shown to a reader who may not see what the agent wrote: without its summary and blocker. */
     SessionRecord withoutAgentText() {
-        return new SessionRecord(this, null, null);
+        return new SessionRecord(this, null, null, null);
     }
 
     public boolean isAgentTextPrivate() {
@@ -199,6 +218,32 @@ public final class SessionRecord implements Serializable {
     }
 
     @Exported
+    public Boolean getVerified() {
+        return verified;
+    }
+
+    public int getVerifyRounds() {
+        return verifyRounds;
+    }
+
+    public Integer getVerifyExitCode() {
+        return verifyExitCode;
+    }
+
+    public int getDeniedFetches() {
+        return deniedFetches;
+    }
+
+    /** The URLs the policy refused, or an empty list (none, an older record, or a reader who may not see agent text). */
+    public List<String> getDeniedUrls() {
+        return deniedUrls == null ? List.of() : java.util.Collections.unmodifiableList(deniedUrls);
+    }
+
+    /** {@link #getDeniedUrls()} on one line. */
+    public String getDeniedUrlsText() {
+        return String.join(" ", getDeniedUrls());
+    }
+
     public int getDeniedToolCalls() {
         return deniedToolCalls;
     }

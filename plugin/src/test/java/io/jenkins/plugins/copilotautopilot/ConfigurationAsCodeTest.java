@@ -51,6 +51,7 @@ class ConfigurationAsCodeTest {
         assertEquals(Long.valueOf(5_000_000), defaults.getMaxTokens());
         assertEquals(Boolean.FALSE, defaults.getAgentTextInConsole());
         assertEquals(Integer.valueOf(20), defaults.getToolTimeout());
+        assertThat(defaults.getDenyUrls(), contains("http://169.254.169.254"));
         assertEquals("linux", CopilotAutopilotConfiguration.get().getAllowedLabels());
         assertNull(defaults.getAllowAllTools(), "not set: off");
         // imported once, and saved: Configuration as Code never saves a descriptor itself
@@ -79,6 +80,7 @@ class ConfigurationAsCodeTest {
         assertEquals(30, values.get("timeout"));
         assertEquals("UNSTABLE", values.get("resultWhenIncomplete"));
         assertEquals(false, values.get("agentTextInConsole"));
+        assertEquals(List.of("http://169.254.169.254"), values.get("denyUrls"));
         assertFalse(values.containsKey("prompt"), "a task's own settings are not defaults: " + values);
 
         // the checksum belongs to one version: the export names it, even when it is the version this plugin pins

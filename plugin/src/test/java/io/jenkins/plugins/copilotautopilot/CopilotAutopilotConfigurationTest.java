@@ -96,6 +96,9 @@ class CopilotAutopilotConfigurationTest {
         config.getDefaults().setProviderType("openai");
         config.getDefaults().setProviderCredentialsId("provider-key");
         config.getDefaults().setOffline(true);
+        config.getDefaults().setAllowUrls(List.of("https://registry.example.com"));
+        config.getDefaults().setDenyUrls(List.of("http://169.254.169.254", "evil.example"));
+        config.getDefaults().setSandbox(true);
 
         HtmlForm form = j.createWebClient().goTo("configure").getFormByName("config");
         j.submit(form);
@@ -116,6 +119,9 @@ class CopilotAutopilotConfigurationTest {
         assertEquals("openai", after.getDefaults().getProviderType());
         assertEquals("provider-key", after.getDefaults().getProviderCredentialsId());
         assertTrue(after.getDefaults().isOffline());
+        assertThat(after.getDefaults().getAllowUrls(), contains("https://registry.example.com"));
+        assertThat(after.getDefaults().getDenyUrls(), contains("http://169.254.169.254", "evil.example"));
+        assertEquals(Boolean.TRUE, after.getDefaults().getSandbox());
         assertThat(Files.readString(j.jenkins.getRootDir().toPath().resolve(CopilotAutopilotConfiguration.class.getName() + ".xml")),
                 not(containsString(ADMIN_PROVIDER_KEY)));
     }

@@ -288,6 +288,11 @@ class CopilotAutopilotStepTest {
         step.setStartupTimeout(2);
         step.setToolSecrets(List.of("NPM_TOKEN"));
         step.setAllowAllPaths(true);
+        step.setAllowUrls(List.of("https://registry.example.com", "example.org"));
+        step.setDenyUrls(List.of("http://169.254.169.254"));
+        step.setSandbox(true);
+        step.setVerify("mvn -q test");
+        step.setMaxVerifyRounds(3);
         step.setCopilotPath("/opt/copilot");
         j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
                 .setInstallations(new CopilotCliInstallation("copilot-test", "/opt/copilot-cli", List.of()));
@@ -309,6 +314,10 @@ class CopilotAutopilotStepTest {
         CopilotAutopilotStep step = new CopilotAutopilotStep("Fix it");
         step.setAllowTools(List.of("write", "shell(npm test)"));
         new SnippetizerTester(j).assertRoundTrip(step, "copilotAutopilot allowTools: ['write', 'shell(npm test)'], prompt: 'Fix it'");
+        step.setDenyUrls(List.of("http://169.254.169.254"));
+        step.setSandbox(true);
+        new SnippetizerTester(j).assertRoundTrip(step, "copilotAutopilot allowTools: ['write', 'shell(npm test)'],"
+                + " denyUrls: ['http://169.254.169.254'], prompt: 'Fix it', sandbox: true");
     }
 
     @Test

@@ -82,12 +82,7 @@ class ReadmeQuickStartTest {
         tools.setInstallations(new CopilotCliInstallation("copilot-1.0.102", TestCli.executable().path(), List.<ToolProperty<?>>of()));
 
         try (ScriptedModelServer model = ScriptedModelServer.start(fixTheFailingTest())) {
-            CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
-            defaults.setInstallation("copilot-1.0.102");
-            defaults.setProviderBaseUrl(model.baseUrl());
-            defaults.setModel("fake-model");
-            defaults.setOffline(true);
-            CopilotAutopilotConfiguration.get().setDefaults(defaults);
+            useAsTheDefaults(model);
 
             WorkflowJob job = j.createProject(WorkflowJob.class, "my-app");
             job.setDefinition(new CpsScmFlowDefinition(new FolderScm(repository().toString()), "Jenkinsfile"));
@@ -127,12 +122,7 @@ class ReadmeQuickStartTest {
             firstRequest.compareAndSet(null, request.body().toString());
             return fix.reply(request);
         })) {
-            CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
-            defaults.setInstallation("copilot-1.0.102");
-            defaults.setProviderBaseUrl(model.baseUrl());
-            defaults.setModel("fake-model");
-            defaults.setOffline(true);
-            CopilotAutopilotConfiguration.get().setDefaults(defaults);
+            useAsTheDefaults(model);
 
             WorkflowJob job = j.createProject(WorkflowJob.class, "my-app");
             job.setDefinition(new CpsScmFlowDefinition(new FolderScm(repository(scripted).toString()), "Jenkinsfile"));
@@ -149,6 +139,46 @@ class ReadmeQuickStartTest {
                     .findFirstMatch(b.getExecution(), new org.jenkinsci.plugins.workflow.graphanalysis.NodeStepTypePredicate("copilotAutopilot"))
                     .getDisplayName());
         }
+    }
+
+    @Test
+    void theVerifyExampleSendsAnAgentThatCompletedTooSoonBackUntilNpmTestPasses(JenkinsRule j) throws Exception {
+        TestCredentials.addToken(j);
+        j.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class)
+                .setInstallations(new CopilotCliInstallation("copilot-1.0.102", TestCli.executable().path(), List.<ToolProperty<?>>of()));
+        // completes at once; told that the check failed, fixes the code with the edit tool and completes again
+        ScriptedModelServer.Script tooSoon = request -> {
+            String conversation = request.body().path("messages").toString();
+            if (!conversation.contains("The acceptance check of this task failed")) {
+                return request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Looks fine to me.");
+            }
+            return request.used("edit") ? Reply.taskComplete("Fixed add() in src/math.js.")
+                    : Reply.tool("edit", Map.of("path", workingDirectory(request) + "/src/math.js", "old_str", "a - b", "new_str", "a + b"))
+                            .withText("The check says add(2, 3) is wrong; fixing it.");
+        };
+        try (ScriptedModelServer model = ScriptedModelServer.start(tooSoon)) {
+            useAsTheDefaults(model);
+
+            WorkflowJob job = j.createProject(WorkflowJob.class, "my-app");
+            job.setDefinition(new CpsScmFlowDefinition(new FolderScm(repository(ReadmeBlocks.block("verify")).toString()), "Jenkinsfile"));
+            WorkflowRun b = j.buildAndAssertSuccess(job);
+
+            j.assertLogContains("[copilot] Verify, round 1: FAILED with exit code 1; the agent is asked to fix it", b);
+            j.assertLogContains("[copilot] Verify, round 2: passed", b);
+            j.assertLogContains("verified: true after 2 rounds", b);
+            assertThat(model.requests().toString(), containsString("AssertionError"));
+            assertEquals("exports.add = (a, b) => a + b;\n", j.jenkins.getWorkspaceFor(job).child("src/math.js").readToString());
+        }
+    }
+
+    /** The README's setup: the CLI installation and the scripted model as the global defaults. */
+    private static void useAsTheDefaults(ScriptedModelServer model) {
+        CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
+        defaults.setInstallation("copilot-1.0.102");
+        defaults.setProviderBaseUrl(model.baseUrl());
+        defaults.setModel("fake-model");
+        defaults.setOffline(true);
+        CopilotAutopilotConfiguration.get().setDefaults(defaults);
     }
 
     /** The repository: the README's Jenkinsfile and an npm project whose test fails. */

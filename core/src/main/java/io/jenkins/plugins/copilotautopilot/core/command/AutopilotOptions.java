@@ -29,7 +29,12 @@ public final class AutopilotOptions {
 
     static final Set<String> PROVIDER_TYPES = Set.of("openai", "azure", "anthropic");
     static final Set<String> WIRE_APIS = Set.of("completions", "responses");
+    /** Acceptance check rounds without {@code maxVerifyRounds}: one failure the agent may fix. */
+    public static final int DEFAULT_VERIFY_ROUNDS = 2;
+    public static final int MAX_VERIFY_ROUNDS = 10;
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** What the CLI takes as a URL rule: a domain, or a URL with http or https and no spaces. */
+    private static final Pattern URL_RULE = Pattern.compile("(?i)(https?://)?[^\\s/:]+(:\\d+)?(/\\S*)?");
 
     private final String prompt;
     private final String model;
@@ -38,9 +43,14 @@ public final class AutopilotOptions {
     private final Long maxTokens;
     private final boolean allowAllTools;
     private final boolean allowAllPaths;
+    private final boolean sandbox;
+    private final String verify;
+    private final Integer maxVerifyRounds;
     private final List<String> allowTools;
     private final List<String> denyTools;
     private final List<String> addDirs;
+    private final List<String> allowUrls;
+    private final List<String> denyUrls;
     private final List<String> secretEnvVars;
     private final List<String> toolSecrets;
     private final String githubToken;
@@ -59,9 +69,14 @@ public final class AutopilotOptions {
         this.maxTokens = b.maxTokens;
         this.allowAllTools = b.allowAllTools;
         this.allowAllPaths = b.allowAllPaths;
+        this.sandbox = b.sandbox;
+        this.verify = b.verify;
+        this.maxVerifyRounds = b.maxVerifyRounds;
         this.allowTools = List.copyOf(b.allowTools);
         this.denyTools = List.copyOf(b.denyTools);
         this.addDirs = List.copyOf(b.addDirs);
+        this.allowUrls = List.copyOf(b.allowUrls);
+        this.denyUrls = List.copyOf(b.denyUrls);
         this.secretEnvVars = List.copyOf(b.secretEnvVars);
         this.toolSecrets = List.copyOf(b.toolSecrets);
         this.githubToken = blankToNull(b.githubToken);
@@ -88,12 +103,14 @@ public final class AutopilotOptions {
     public Builder toBuilder() {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
-                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).githubToken(githubToken).provider(provider)
+                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).sandbox(sandbox).verify(verify).maxVerifyRounds(maxVerifyRounds).githubToken(githubToken).provider(provider)
                 .timeout(timeout).inactivityTimeout(inactivityTimeout).toolTimeout(toolTimeout).startupTimeout(startupTimeout)
                 .recordChanges(recordChanges);
         allowTools.forEach(b::allowTool);
         denyTools.forEach(b::denyTool);
         addDirs.forEach(b::addDir);
+        allowUrls.forEach(b::allowUrl);
+        denyUrls.forEach(b::denyUrl);
         secretEnvVars.forEach(b::secretEnvVar);
         toolSecrets.forEach(b::toolSecret);
         return b;
@@ -146,6 +163,14 @@ public final class AutopilotOptions {
         checkEntries(problems, Setting.ALLOW_TOOLS, allowTools);
         checkEntries(problems, Setting.DENY_TOOLS, denyTools);
         checkEntries(problems, Setting.ADD_DIRS, addDirs);
+        checkUrlRules(problems, Setting.ALLOW_URLS, allowUrls);
+        if (verify != null && (verify.isBlank() || verify.indexOf('\0') >= 0)) {
+            problems.add(named(Setting.VERIFY, " must be a shell command; was empty or held a NUL character."));
+        }
+        if (maxVerifyRounds != null && (maxVerifyRounds < 1 || maxVerifyRounds > MAX_VERIFY_ROUNDS)) {
+            problems.add(named(Setting.MAX_VERIFY_ROUNDS, " must be from 1 to " + MAX_VERIFY_ROUNDS + ", was " + maxVerifyRounds + "."));
+        }
+        checkUrlRules(problems, Setting.DENY_URLS, denyUrls);
         for (String name : secretEnvVars) {
             if (name == null || !ENV_NAME.matcher(name).matches()) {
                 problems.add(named(Setting.SECRET_ENV_VARS, ": '" + name + "' is not an environment variable name."));
@@ -234,6 +259,16 @@ public final class AutopilotOptions {
         }
     }
 
+    private static void checkUrlRules(List<OptionProblem> problems, Setting setting, List<String> entries) {
+        checkEntries(problems, setting, entries);
+        for (String entry : entries) {
+            if (entry != null && !entry.isBlank() && !URL_RULE.matcher(entry.strip()).matches()) {
+                problems.add(named(setting, ": '" + entry.strip() + "' is not a URL or domain (e.g. https://registry.example.com"
+                        + " or example.com)."));
+            }
+        }
+    }
+
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.strip();
     }
@@ -284,6 +319,31 @@ public final class AutopilotOptions {
 
     public List<String> addDirs() {
         return addDirs;
+    }
+
+    /** URLs and domains the agent's tools may reach (the CLI's {@code --allow-url}). */
+    public List<String> allowUrls() {
+        return allowUrls;
+    }
+
+    /** URLs and domains they may not reach, whatever else allows it (the CLI's {@code --deny-url}). */
+    public List<String> denyUrls() {
+        return denyUrls;
+    }
+
+    /** The acceptance check run on the agent after the agent completes, or null: a shell command (exit 0 accepts). */
+    public String verify() {
+        return verify;
+    }
+
+    /** How often the check runs at most: the agent gets {@code maxVerifyRounds - 1} chances to fix a failure. */
+    public int maxVerifyRounds() {
+        return maxVerifyRounds == null ? DEFAULT_VERIFY_ROUNDS : maxVerifyRounds;
+    }
+
+    /** Whether shell commands run in the CLI's OS sandbox ({@code --sandbox}: bubblewrap on Linux, Seatbelt on macOS). */
+    public boolean sandbox() {
+        return sandbox;
     }
 
     /** Names of further environment variables whose values are secrets (masked, hidden from tools). */
@@ -366,6 +426,8 @@ public final class AutopilotOptions {
                 + ", maxAutopilotContinues=" + maxAutopilotContinues + ", maxPremiumRequests=" + maxPremiumRequests
                 + ", maxTokens=" + maxTokens + ", allowAllTools=" + allowAllTools + ", allowAllPaths=" + allowAllPaths
                 + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
+                + ", allowUrls=" + allowUrls + ", denyUrls=" + denyUrls + ", sandbox=" + sandbox
+                + ", verify=" + (verify == null ? null : verify.length() + " chars") + ", maxVerifyRounds=" + maxVerifyRounds
                 + ", secretEnvVars=" + secretEnvVars + ", toolSecrets=" + toolSecrets + ", githubToken=" + (githubToken == null ? "none" : "****")
                 + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout
                 + ", toolTimeout=" + toolTimeout + ", startupTimeout=" + startupTimeout
@@ -381,9 +443,14 @@ public final class AutopilotOptions {
         private Long maxTokens;
         private boolean allowAllTools;
         private boolean allowAllPaths;
+        private boolean sandbox;
+        private String verify;
+        private Integer maxVerifyRounds;
         private final List<String> allowTools = new ArrayList<>();
         private final List<String> denyTools = new ArrayList<>();
         private final List<String> addDirs = new ArrayList<>();
+        private final List<String> allowUrls = new ArrayList<>();
+        private final List<String> denyUrls = new ArrayList<>();
         private final List<String> secretEnvVars = new ArrayList<>();
         private final List<String> toolSecrets = new ArrayList<>();
         private String githubToken;
@@ -437,6 +504,31 @@ public final class AutopilotOptions {
 
         public Builder denyTool(String pattern) {
             denyTools.add(pattern);
+            return this;
+        }
+
+        public Builder allowUrl(String rule) {
+            allowUrls.add(rule);
+            return this;
+        }
+
+        public Builder denyUrl(String rule) {
+            denyUrls.add(rule);
+            return this;
+        }
+
+        public Builder verify(String command) {
+            this.verify = command;
+            return this;
+        }
+
+        public Builder maxVerifyRounds(Integer value) {
+            this.maxVerifyRounds = value;
+            return this;
+        }
+
+        public Builder sandbox(boolean value) {
+            this.sandbox = value;
             return this;
         }
 

@@ -70,6 +70,11 @@ public final class CliCommandBuilder {
         options.allowTools().forEach(p -> args.add("--allow-tool=" + p.strip()));
         options.denyTools().forEach(p -> args.add("--deny-tool=" + p.strip()));
         options.addDirs().forEach(d -> args.add("--add-dir=" + d.strip()));
+        options.allowUrls().forEach(u -> args.add("--allow-url=" + u.strip()));
+        options.denyUrls().forEach(u -> args.add("--deny-url=" + u.strip()));
+        if (options.sandbox()) {
+            args.add("--sandbox");
+        }
 
         Map<String, String> env = new LinkedHashMap<>();
         Set<String> secretNames = new LinkedHashSet<>();

@@ -122,7 +122,8 @@ public final class AutopilotEngine {
     public SessionFollower follow(CliCommand command, Map<String, String> inheritedEnvironment, long startedAtMillis) {
         AutopilotOptions options = command.options();
         SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
-                new SessionFollower.CallLimits(options.toolTimeout(), options.startupTimeout()),
+                new SessionFollower.CallLimits(options.toolTimeout(), options.startupTimeout(), options.verify(),
+                        options.maxVerifyRounds()),
                 new SessionFollower.Budget(options.maxPremiumRequests(), options.maxTokens()),
                 secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
         follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal

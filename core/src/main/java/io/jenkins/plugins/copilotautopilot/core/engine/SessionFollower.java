@@ -160,6 +160,9 @@ public final class SessionFollower {
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
             return stop(session, (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.TIMED_OUT, exit, timeout, activity), true);
         }
+        if (tracker.verifyRunning()) {
+            lastActivityNanos = now; // the acceptance check prints at its end: only the wall clock limits it
+        }
         if (inactivityTimeout != null && now - lastActivityNanos >= inactivityTimeout.toNanos()) {
             return stop(session,
                     (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.STALLED, exit, inactivityTimeout, activity), true);
@@ -168,7 +171,9 @@ public final class SessionFollower {
         if (limited != null) {
             return limited;
         }
-        if (pipeline.resultSeen()) {
+        if (!pipeline.resultSeen()) {
+            resultSeenAtNanos = 0;
+        } else if (!tracker.verifyRunning()) {
             if (resultSeenAtNanos == 0) {
                 resultSeenAtNanos = now;
             } else if (now - resultSeenAtNanos >= timings.exitAfterResult().toNanos()) {
@@ -206,8 +211,18 @@ public final class SessionFollower {
     }
 
     /** Limits on one tool call ({@code toolTimeout}) and on the CLI's first output ({@code startupTimeout}); null for none. */
-    public record CallLimits(Duration toolTimeout, Duration startupTimeout) {
+    /**
+     * Limits on one tool call and on the start, and the acceptance check that a completion must pass.
+     *
+     * @param verify the verify command (the launch script runs it), or null
+     * @param maxVerifyRounds how often it runs at most
+     */
+    public record CallLimits(Duration toolTimeout, Duration startupTimeout, String verify, int maxVerifyRounds) {
         public static final CallLimits NONE = new CallLimits(null, null);
+
+        public CallLimits(Duration toolTimeout, Duration startupTimeout) {
+            this(toolTimeout, startupTimeout, null, 0);
+        }
     }
 
     /**
@@ -443,7 +458,7 @@ public final class SessionFollower {
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
-        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd);
+        SessionOutcome outcome = verified(OutcomeDecider.decide(state, finalEnd));
         Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
         UsageTotals usage = tracker.usage();
         renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration, usage, changes);
@@ -460,6 +475,28 @@ public final class SessionFollower {
         journal.close();
         result = finished;
         return finished;
+    }
+
+    /** A completion stands only when the acceptance check passed last. */
+    private SessionOutcome verified(SessionOutcome decided) {
+        String verify = callLimits.verify();
+        if (verify == null || decided.outcome() != Outcome.COMPLETED) {
+            return decided;
+        }
+        Integer exit = tracker.verifyExitCode();
+        int rounds = tracker.verifyRounds();
+        if (exit != null && exit == 0) {
+            return new SessionOutcome(Outcome.COMPLETED, decided.reason().replaceAll("\\.$", "")
+                    + "; verify passed" + (rounds > 1 ? " in round " + rounds : "") + ".");
+        }
+        String check = "`" + Texts.truncate(Texts.oneLine(verify), 80) + "`";
+        if (exit == null) {
+            return new SessionOutcome(Outcome.NOT_VERIFIED, "The agent called task_complete, but the acceptance check " + check
+                    + (rounds == 0 ? " never ran" : " never ended") + ".");
+        }
+        return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " still failed (exit code " + exit
+                + ") after " + rounds + " round" + (rounds == 1 ? "" : "s") + (rounds < callLimits.maxVerifyRounds()
+                ? " (the agent did not complete again)." : " (the maxVerifyRounds limit)."));
     }
 
     private SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end,
@@ -480,7 +517,10 @@ public final class SessionFollower {
                 usage.calls() > 0 ? usage.outputTokens() : null, usage.calls() > 0 ? usage.cacheReadTokens() : null, changed,
                 changes == null ? null : masker.mask(changes.patch()), warnings,
                 outcome.outcome() == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null,
-                changes != null && changes.patchCut());
+                changes != null && changes.patchCut(), tracker.deniedFetches(),
+                tracker.deniedUrls().stream().map(masker::mask).toList(),
+                callLimits.verify() == null ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
+                tracker.verifyRounds(), tracker.verifyExitCode());
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {

@@ -36,17 +36,49 @@ import java.util.Map;
  *                        enforced, say), one line each
  * @param blocker         what the agent said blocks it, when it ended {@link Outcome#BLOCKED}, or null
  * @param patchCut        whether {@code patch} was cut (it is then no whole patch)
+ * @param deniedFetches   denied tool calls the policy refused for a URL (counted in {@code deniedToolCalls} too)
+ * @param deniedUrls      the distinct URLs refused, at most 20
+ * @param verified        whether the acceptance check passed last, or null when there is none
+ * @param verifyRounds    how often it ran
+ * @param verifyExitCode  its last exit code, or null
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
                             long durationMillis, String sessionId, Integer exitCode, String model,
                             long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
                             Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
-                            List<String> warnings, String blocker, boolean patchCut) {
+                            List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
+                            List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode) {
 
     public SessionResult {
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        deniedUrls = deniedUrls == null ? List.of() : List.copyOf(deniedUrls);
+    }
+
+    /** A result without an acceptance check. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings, String blocker, boolean patchCut, int deniedFetches, List<String> deniedUrls) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls,
+                null, 0, null);
+    }
+
+    /** A result without URL denials. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings, String blocker, boolean patchCut) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, 0, List.of());
     }
 
     /** A result whose patch, if any, is whole. */
@@ -102,6 +134,11 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         map.put("toolCalls", toolCalls);
         map.put("failedToolCalls", failedToolCalls);
         map.put("deniedToolCalls", deniedToolCalls);
+        map.put("verified", verified);
+        map.put("verifyRounds", verifyRounds);
+        map.put("verifyExitCode", verifyExitCode);
+        map.put("deniedFetches", deniedFetches);
+        map.put("deniedUrls", new ArrayList<>(deniedUrls));
         map.put("nudges", nudges);
         map.put("premiumRequests", premiumRequests);
         map.put("durationMillis", durationMillis);

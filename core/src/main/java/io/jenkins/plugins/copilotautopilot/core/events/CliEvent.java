@@ -22,6 +22,10 @@ public final class CliEvent implements StreamLine {
     public static final String CLI_FOUND = "autopilot.cli";
     /** Not the CLI's own: untracked files the launch script left out of a snapshot of the work tree (too many, too large). */
     public static final String CHANGES_LEFT_OUT = "autopilot.changes_left_out";
+    /** Not the CLI's own: the launch script's acceptance check, before it runs, a line of its output, and its end. */
+    public static final String VERIFY_STARTED = "autopilot.verify_started";
+    public static final String VERIFY_OUTPUT = "autopilot.verify_output";
+    public static final String VERIFY_FINISHED = "autopilot.verify_finished";
     private final String type;
     private final String raw;
     private final boolean ephemeral;

@@ -20,7 +20,8 @@ public final class ControlFolder {
     public static final String ENVIRONMENT = "env";
     /**
      * {@code name=value} lines for the launch script: {@code watchdog} (seconds; 0 for none), {@code describe} (1: say
-     * which CLI runs), {@code changes} (0: do not record what the agent changed).
+     * which CLI runs), {@code changes} (0: do not record what the agent changed), {@code rounds} (verify rounds at most),
+     * {@code mask} (the names of the variables whose values the agent must not be shown, comma-separated).
      */
     public static final String LAUNCH_SETTINGS = "launch";
     /** The CLI's standard output, one JSON event per line, where the runner puts it (durable-task has its own log file). */
@@ -56,6 +57,14 @@ public final class ControlFolder {
     public static final String CHANGES_NUMSTAT = "changes.numstat";
     /** ... the patch, cut after a megabyte. */
     public static final String CHANGES_PATCH = "changes.patch";
+    /** The acceptance check's shell command, when there is one. */
+    public static final String VERIFY = "verify";
+    /** The launch script's event before a verify command runs: {@code data.round} (1, 2, ...). */
+    public static final String VERIFY_STARTED_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.VERIFY_STARTED;
+    /** One line of its output (the last ones, masked): {@code data.text}. */
+    public static final String VERIFY_OUTPUT_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.VERIFY_OUTPUT;
+    /** After it: {@code data.round}, {@code data.exitCode}. */
+    public static final String VERIFY_FINISHED_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.VERIFY_FINISHED;
     /** The launch script. */
     public static final String SCRIPT = "launch.sh";
     /** The CLI's private state folder. */

@@ -40,8 +40,14 @@ public final class LaunchFiles {
         files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
         files.put(ControlFolder.WORKING_DIRECTORY, utf8(command.workingDirectory() + "\n"));
         command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
+        String verify = command.options().verify();
+        if (verify != null) {
+            files.put(ControlFolder.VERIFY, utf8(verify));
+        }
         files.put(ControlFolder.LAUNCH_SETTINGS, utf8("watchdog=" + watchdogSeconds + "\n" + "describe=" + (describeCli ? "1" : "")
-                + "\nchanges=" + (command.options().recordChanges() ? "1" : "0") + "\n"));
+                + "\nchanges=" + (command.options().recordChanges() ? "1" : "0")
+                + "\nrounds=" + (verify == null ? 0 : command.options().maxVerifyRounds())
+                + "\nmask=" + String.join(",", command.secretVariables()) + "\n"));
         files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.launchFolder())));
         return files;
     }

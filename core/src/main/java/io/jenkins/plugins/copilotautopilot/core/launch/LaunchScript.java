@@ -1,7 +1,10 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
+import io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport;
+
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 
 /**
  * The POSIX shell script that starts the CLI. It holds one piece of data, the path of the folder with the launch
@@ -31,6 +34,12 @@ public final class LaunchScript {
     public static final int MAX_UNTRACKED_KILOBYTES = 100 * 1024;
     /** How long processes get between SIGTERM and SIGKILL when the watchdog stops them. */
     static final int KILL_GRACE_SECONDS = 3;
+    /** Lines of a verify command's output shown in the log (its last ones). */
+    public static final int VERIFY_LINES = 60;
+    /** Characters per such line at most. */
+    public static final int VERIFY_LINE_CHARS = 1000;
+    /** Bytes of its output's end the agent gets when it failed. */
+    public static final int VERIFY_PROMPT_BYTES = 4000;
 
     private LaunchScript() {
     }
@@ -70,12 +79,21 @@ public final class LaunchScript {
                 "limit=0",
                 "describe=",
                 "changes=1",
+                "rounds=0",
+                "mask=",
+                "verify=",
+                "if [ -f \"$in/" + ControlFolder.VERIFY + "\" ]; then",
+                "  verify=$(cat \"$in/" + ControlFolder.VERIFY + "\"; printf x) || fail 126 \"cannot read the verify command\"",
+                "  verify=${verify%x}",
+                "fi",
                 "if [ -f \"$in/" + ControlFolder.LAUNCH_SETTINGS + "\" ]; then",
                 "  while IFS='=' read -r k v || [ -n \"$k\" ]; do",
-                "    case $k in watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; esac",
+                "    case $k in watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; rounds) rounds=$v ;; mask) mask=$v ;; esac",
                 "  done < \"$in/" + ControlFolder.LAUNCH_SETTINGS + "\"",
                 "fi",
                 "case $limit in '' | *[!0-9]*) limit=0 ;; esac",
+                "case $rounds in '' | *[!0-9]*) rounds=0 ;; esac",
+                "t0=$(date +%s)",
                 "set --",
                 "while IFS= read -r a || [ -n \"$a\" ]; do set -- \"$@\" \"$a\"; done < \"$in/" + ControlFolder.ARGUMENTS + "\"",
                 "cli=$1",
@@ -90,6 +108,7 @@ public final class LaunchScript {
                 "fi",
                 "[ -e \"$cli\" ] || fail 127 \"cannot run $cli (No such file or directory)\"",
                 "[ -f \"$cli\" ] && [ -x \"$cli\" ] || fail 126 \"cannot run $cli (Permission denied: not an executable file)\"",
+                SandboxSupport.SHELL_CHECK,
                 "d=",
                 "IFS= read -r d < \"$in/" + ControlFolder.WORKING_DIRECTORY + "\" || [ -n \"$d\" ] || fail 126 \"no working directory\"",
                 "exec 3< \"$in/" + ControlFolder.PROMPT + "\" || fail 126 \"cannot read the task\"",
@@ -107,27 +126,8 @@ public final class LaunchScript {
                 "exec 2>/dev/null",
                 SNAPSHOT,
                 "snapshot before",
-                "(",
-                "  if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then",
-                "    JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE",
-                "    export JENKINS_SERVER_COOKIE",
-                "  fi",
-                "  exec \"$cli\" \"$@\" <&3 3<&- 2>>\"$c/" + ControlFolder.STDERR + "\"",
-                ") &",
-                "pid=$!",
-                "exec 3<&-",
-                "echo \"$pid\" > \"$c/" + ControlFolder.CLI_PID + "\"",
-                "watchdog \"$pid\" >/dev/null &",
-                "w=$!",
-                "wait \"$pid\"",
-                "code=$?",
-                "if [ -f \"$c/" + ControlFolder.STOPPED + "\" ] || [ -f \"$c/" + ControlFolder.STOP + "\" ]; then wait \"$w\"; else kill \"$w\"; fi",
-                // what the agent left running in the background (a server it started) ends with the session
-                "if sweep TERM; then",
-                "  g=0",
-                "  while [ \"$g\" -lt " + KILL_GRACE_SECONDS + " ] && sweep 0; do sleep 1; g=$((g + 1)); done",
-                "  sweep KILL",
-                "fi",
+                "run_cli \"$@\"",
+                VERIFY_ROUNDS,
                 "snapshot after",
                 CHANGES,
                 "rm -f \"$c/git-before.index\" \"$c/git-after.index\"",
@@ -143,6 +143,14 @@ public final class LaunchScript {
      */
     private static final String FUNCTIONS = String.join("\n",
             "json() { printf '%s' \"$1\" | tr -d '\\000-\\037' | sed 's/[\\\\\"]/\\\\&/g'; }",
+            // standard input with the values of the variables named in $mask (comma-separated) replaced by ****
+            "masked() {",
+            "  awk -v names=\"$mask\" 'BEGIN { n = split(names, ns, \",\") }",
+            "  { for (i = 1; i <= n; i++) { v = ENVIRON[ns[i]]; if (length(v) < 3) continue;",
+            "      out = \"\"; while ((p = index($0, v)) > 0) { out = out substr($0, 1, p - 1) \"****\"; $0 = substr($0, p + length(v)) }",
+            "      $0 = out $0 }",
+            "    print }'",
+            "}",
             "sweep() {",
             "  [ -n \"${" + CliCommand.RUN_MARKER_VARIABLE + ":-}\" ] && [ -r /proc/self/environ ] || return 1",
             "  found=$(m=\"" + CliCommand.RUN_MARKER_VARIABLE + "=$" + CliCommand.RUN_MARKER_VARIABLE + "\"; unset "
@@ -152,8 +160,37 @@ public final class LaunchScript {
             "  kill -\"$1\" $found 2>/dev/null",
             "  return 0",
             "}",
+            // runs while process $1 (the CLI, a verify command) runs; sets $ended to its exit code
+            "guard() {",
+            "  exec 3<&-",
+            "  echo \"$1\" > \"$c/" + ControlFolder.CLI_PID + "\"",
+            "  watchdog \"$1\" >/dev/null &",
+            "  w=$!",
+            "  wait \"$1\"",
+            "  ended=$?",
+            "  if stopped; then wait \"$w\"; else kill \"$w\"; fi",
+            // what the agent left running in the background (a server it started) ends with the session
+            "  if sweep TERM; then",
+            "    g=0",
+            "    while [ \"$g\" -lt " + KILL_GRACE_SECONDS + " ] && sweep 0; do sleep 1; g=$((g + 1)); done",
+            "    sweep KILL",
+            "  fi",
+            "}",
+            // the CLI with these arguments and the task on fd 3, carrying durable-task's cookie; sets $code
+            "run_cli() {",
+            "  (",
+            "    if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then",
+            "      JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE",
+            "      export JENKINS_SERVER_COOKIE",
+            "    fi",
+            "    exec \"$cli\" \"$@\" <&3 3<&- 2>>\"$c/" + ControlFolder.STDERR + "\"",
+            "  ) &",
+            "  guard $!",
+            "  code=$ended",
+            "}",
+            "stopped() { [ -f \"$c/" + ControlFolder.STOPPED + "\" ] || [ -f \"$c/" + ControlFolder.STOP + "\" ]; }",
             "watchdog() {",
-            "  n=0",
+            "  n=$(( $(date +%s) - t0 ))",
             "  why=",
             "  while kill -0 \"$1\" 2>/dev/null; do",
             "    if ! echo \"$n\" > \"$c/" + ControlFolder.HEARTBEAT + "\"; then why=gone; break; fi",
@@ -172,6 +209,50 @@ public final class LaunchScript {
             "  sweep KILL",
             "  exit 0",
             "}");
+
+    /**
+     * The acceptance check: after a CLI run that ended well with a new {@code session.task_complete} in the session's
+     * own record ({@code COPILOT_HOME/session-state/ID/events.jsonl}), runs the verify command in the working
+     * directory with the build's environment less the CLI's own credentials, guarded like the CLI; prints
+     * {@link ControlFolder#VERIFY_STARTED_EVENT}, the last {@link #VERIFY_LINES} lines of its output as
+     * {@link ControlFolder#VERIFY_OUTPUT_EVENT}s and {@link ControlFolder#VERIFY_FINISHED_EVENT}; when it fails and rounds
+     * are left, resumes the same CLI session ({@code --resume=ID}) with a prompt naming the command, its exit code and
+     * the tail of its output, the values of the masked variables replaced by {@code ****}.
+     */
+    private static final String VERIFY_ROUNDS = String.join("\n",
+            "round=0",
+            "seen=0",
+            "while [ -n \"$verify\" ] && [ \"$code\" = 0 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped; do",
+            "  sid=$(ls \"$COPILOT_HOME/session-state\" 2>/dev/null | head -n 1)",
+            "  completions=$(grep -c '\"type\":\"session.task_complete\"' \"$COPILOT_HOME/session-state/$sid/events.jsonl\" 2>/dev/null)",
+            "  [ \"${completions:-0}\" -gt \"$seen\" ] || break",
+            "  seen=$completions",
+            "  round=$((round + 1))",
+            "  printf '{\"type\":\"" + ControlFolder.VERIFY_STARTED_EVENT + "\",\"data\":{\"round\":%s}}\\n' \"$round\"",
+            "  (",
+            "    if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE; export JENKINS_SERVER_COOKIE; fi",
+            // the build's environment, as sh has it: not the CLI's own credentials and home
+            "    unset COPILOT_HOME COPILOT_AUTOPILOT_COOKIE " + CliCommandBuilder.GITHUB_TOKEN_VARIABLE + " "
+                    + CliCommandBuilder.PROVIDER_API_KEY_VARIABLE,
+            "    exec /bin/sh -c \"$verify\" </dev/null >\"$c/verify.out\" 2>&1",
+            "  ) &",
+            "  guard $!",
+            "  v=$ended",
+            "  masked < \"$c/verify.out\" | tail -n " + VERIFY_LINES + " | cut -c 1-" + VERIFY_LINE_CHARS + " | while IFS= read -r l || [ -n \"$l\" ]; do",
+            "    printf '{\"type\":\"" + ControlFolder.VERIFY_OUTPUT_EVENT + "\",\"data\":{\"text\":\"%s\"}}\\n' \"$(json \"$l\")\"",
+            "  done",
+            "  printf '{\"type\":\"" + ControlFolder.VERIFY_FINISHED_EVENT + "\",\"data\":{\"round\":%s,\"exitCode\":%s}}\\n' \"$round\" \"$v\"",
+            "  [ \"$v\" != 0 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped || break",
+            "  {",
+            "    printf 'The acceptance check of this task failed: the command\\n\\n%s\\n\\nexited with code %s. ' \"$verify\" \"$v\"",
+            "    printf 'The end of its output:\\n\\n'",
+            "    masked < \"$c/verify.out\" | tail -c " + VERIFY_PROMPT_BYTES,
+            "    printf '\\n\\nFix what makes it fail, then call task_complete again. The check runs again after that.\\n'",
+            "  } > \"$c/verify-prompt\"",
+            "  exec 3< \"$c/verify-prompt\"",
+            "  run_cli \"$@\" \"--resume=$sid\"",
+            "done",
+            "rm -f \"$c/verify.out\" \"$c/verify-prompt\"");
 
     /**
      * {@code snapshot before|after}: when the working directory is in a git work tree, the state of the working

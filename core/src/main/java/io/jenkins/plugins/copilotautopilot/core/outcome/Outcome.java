@@ -11,6 +11,11 @@ public enum Outcome {
      * needs something it cannot get (access, a decision, a missing input), named in the blocker.
      */
     BLOCKED(4),
+    /**
+     * The agent completed, but the acceptance check ({@code verify}) still failed after the rounds it was given:
+     * mapped like INCOMPLETE.
+     */
+    NOT_VERIFIED(5),
     /** A model error, a non-zero exit, a crash, a missing CLI, or output that ended without a result. */
     FAILED(1),
     /** The wall-clock limit was reached; the CLI was stopped. */
@@ -30,7 +35,7 @@ public enum Outcome {
 
     /**
      * The outcome that says most about several sessions: FAILED over TIMED_OUT over OVER_BUDGET over STALLED over
-     * ABORTED over BLOCKED over INCOMPLETE over COMPLETED.
+     * ABORTED over BLOCKED over NOT_VERIFIED over INCOMPLETE over COMPLETED.
      */
     public static Outcome worst(java.util.Collection<Outcome> outcomes) {
         Outcome worst = null;
@@ -46,12 +51,13 @@ public enum Outcome {
         return switch (this) {
             case COMPLETED -> 0;
             case INCOMPLETE -> 1;
-            case BLOCKED -> 2;
-            case ABORTED -> 3;
-            case STALLED -> 4;
-            case OVER_BUDGET -> 5;
-            case TIMED_OUT -> 6;
-            case FAILED -> 7;
+            case NOT_VERIFIED -> 2;
+            case BLOCKED -> 3;
+            case ABORTED -> 4;
+            case STALLED -> 5;
+            case OVER_BUDGET -> 6;
+            case TIMED_OUT -> 7;
+            case FAILED -> 8;
         };
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
  */
 public final class LocalCliLauncher implements CliLauncher {
     private final Duration killGrace;
+    private final Map<String, String> environment;
 
     public LocalCliLauncher() {
         this(ProcessTreeKiller.DEFAULT_GRACE);
@@ -23,12 +24,18 @@ public final class LocalCliLauncher implements CliLauncher {
 
     /** @param killGrace how long processes get to stop after SIGTERM before they are killed */
     public LocalCliLauncher(Duration killGrace) {
+        this(killGrace, System.getenv());
+    }
+
+    /** @param environment the variables the launch script, the CLI and the verify command start with */
+    public LocalCliLauncher(Duration killGrace, Map<String, String> environment) {
         this.killGrace = killGrace;
+        this.environment = Map.copyOf(environment);
     }
 
     @Override
     public Map<String, String> inheritedEnvironment() {
-        return System.getenv();
+        return environment;
     }
 
     @Override
@@ -42,6 +49,8 @@ public final class LocalCliLauncher implements CliLauncher {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(folder.resolve(ControlFolder.OUTPUT).toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().clear();
+        builder.environment().putAll(environment);
         if (command.workingDirectory() != null) {
             builder.directory(new File(command.workingDirectory()));
         }

@@ -13,6 +13,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.TaskBlockers;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
+import io.jenkins.plugins.copilotautopilot.core.session.UrlDenials;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import io.jenkins.plugins.copilotautopilot.core.session.Turn;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
@@ -60,6 +61,10 @@ public final class LogRenderer implements SessionListener {
     private static final String UNATTENDED_DENIAL = "Permission denied because no interactive user response was available";
 
     private int currentTurn;
+    private int deniedFetches;
+    /** The acceptance check's rounds at most; 0 without one (and when following a session again after a restart). */
+    private int verifyRounds;
+    private final java.util.Set<String> deniedUrls = new java.util.LinkedHashSet<>();
 
     public LogRenderer(LogSink sink, SecretMasker masker) {
         this(sink, masker, true);
@@ -102,6 +107,14 @@ public final class LogRenderer implements SessionListener {
             // "all allowed" tools still meet the CLI's path policy: say where they may go
             line("Paths: " + (options.allowAllPaths() ? "any (allowAllPaths)" : "the working directory"
                     + (options.addDirs().isEmpty() ? "" : " and " + String.join(" ", options.addDirs())) + " only (allowAllPaths is off)"));
+        }
+        if (options.verify() != null) {
+            verifyRounds = options.maxVerifyRounds();
+            line("Verify: " + Texts.truncate(Texts.oneLine(options.verify()), MAX_LINE) + " (after task_complete; at most "
+                    + count(verifyRounds, "round") + ")");
+        }
+        if (options.allowAllTools() || !options.allowUrls().isEmpty() || !options.denyUrls().isEmpty() || options.sandbox()) {
+            line("Network: " + networkPolicy(options));
         }
         // the CLI's own credentials are always hidden: the line is about the build's secrets
         List<String> hidden = command.hiddenFromTools().stream().filter(n -> !CliCommandBuilder.isOwnCredential(n)).toList();
@@ -172,12 +185,43 @@ public final class LogRenderer implements SessionListener {
         line(INDENT + "> " + call.name() + args);
     }
 
+    /** What CLI 1.0.102 lets the tools reach: with every tool allowed any URL but the denied ones (measured). */
+    private static String networkPolicy(AutopilotOptions options) {
+        String denied = options.denyUrls().isEmpty() ? "" : ", never " + String.join(" ", options.denyUrls());
+        String sandbox = options.sandbox() ? "; shell commands run in the CLI's sandbox" : "";
+        if (options.allowAllTools()) {
+            return "any URL (every tool is allowed)" + denied + sandbox;
+        }
+        return (options.allowUrls().isEmpty() ? "no URL" : String.join(" ", options.allowUrls()) + " only") + denied + sandbox;
+    }
+
     private boolean isPathDenial(ToolCall call) {
         return pathDenials && call.error() != null && call.error().startsWith(UNATTENDED_DENIAL);
     }
 
     @Override
+    public void onVerifyStarted(int round) {
+        line("Verify, round " + round + (verifyRounds > 0 ? " of " + verifyRounds : "") + ": running the acceptance check");
+    }
+
+    @Override
+    public void onVerifyOutput(String text) {
+        line("verify | " + Texts.truncate(text, MAX_LINE));
+    }
+
+    @Override
+    public void onVerifyFinished(int round, int exitCode) {
+        boolean more = verifyRounds == 0 || round < verifyRounds;
+        line("Verify, round " + round + ": " + (exitCode == 0 ? "passed"
+                : "FAILED with exit code " + exitCode + (more ? "; the agent is asked to fix it" : "; no rounds left")));
+    }
+
+    @Override
     public void onToolCompleted(ToolCall call) {
+        if (!call.deniedUrls().isEmpty()) {
+            deniedFetches++;
+            deniedUrls.addAll(call.deniedUrls());
+        }
         if (isTaskComplete(call) && call.status() == ToolStatus.SUCCEEDED) {
             return;
         }
@@ -186,7 +230,8 @@ public final class LogRenderer implements SessionListener {
                 : "(the output is on the session page)";
         String result = switch (call.status()) {
             case SUCCEEDED -> "ok" + took;
-            case DENIED -> "DENIED" + took + (isPathDenial(call) ? " (a path outside the allowed ones: every tool is allowed)" : "")
+            case DENIED -> "DENIED" + took + (!call.deniedUrls().isEmpty() ? " (network: " + String.join(" ", call.deniedUrls()) + ")"
+                    : isPathDenial(call) ? " (a path outside the allowed ones: every tool is allowed)" : "")
                     + ": " + error;
             case FAILED -> "FAILED" + took + ": " + error;
             case INTERRUPTED -> "INTERRUPTED" + took + ": " + error;
@@ -315,6 +360,11 @@ public final class LogRenderer implements SessionListener {
                 .append(" | premium requests: ").append(premium == null ? "unknown" : Texts.number(premium))
                 .append(" | ").append(Durations.describe(duration));
         line(numbers.toString());
+        if (deniedFetches > 0) {
+            List<String> urls = deniedUrls.stream().limit(UrlDenials.MAX_KEPT).toList();
+            line("Network: " + count(deniedFetches, "tool call") + " denied for a URL: " + String.join(" ", urls)
+                    + (deniedUrls.size() > urls.size() ? " and " + (deniedUrls.size() - urls.size()) + " more" : ""));
+        }
         if (usage.calls() > 0) {
             line("Tokens: " + thousands(usage.inputTokens()) + " in (" + thousands(usage.cacheReadTokens()) + " from the cache), "
                     + thousands(usage.outputTokens()) + " out, in " + count(usage.calls(), "model call"));

@@ -25,17 +25,18 @@ final class OptionValues {
         add(Kind.FLAG, "--version");
         add(Kind.FLAG, "--allow-all-tools");
         add(Kind.FLAG, "--allow-all-paths");
+        add(Kind.FLAG, "--sandbox");
         add(Kind.FLAG, "--offline");
         add(Kind.FLAG, "--record-changes");
         add(Kind.VALUE, "--prompt", "-p");
         add(Kind.VALUE, "--prompt-file");
         add(Kind.VALUE, "--dir", "-C");
         for (String name : List.of("--copilot", "--model", "--max-autopilot-continues", "--timeout", "--inactivity-timeout",
-                "--max-premium-requests", "--max-tokens", "--tool-timeout", "--startup-timeout", "--journal", "--timeline", "--changes", "--provider-base-url",
+                "--max-premium-requests", "--max-tokens", "--tool-timeout", "--startup-timeout", "--verify", "--max-verify-rounds", "--journal", "--timeline", "--changes", "--provider-base-url",
                 "--provider-type", "--provider-wire-api")) {
             add(Kind.VALUE, name);
         }
-        for (String name : List.of("--allow-tool", "--deny-tool", "--add-dir", "--secret-env-var", "--tool-secret")) {
+        for (String name : List.of("--allow-tool", "--deny-tool", "--add-dir", "--allow-url", "--deny-url", "--secret-env-var", "--tool-secret")) {
             add(Kind.REPEATABLE, name);
         }
     }

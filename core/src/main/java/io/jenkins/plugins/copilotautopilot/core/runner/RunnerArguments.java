@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport;
 import io.jenkins.plugins.copilotautopilot.core.command.Setting;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ public final class RunnerArguments {
             "Usage: copilot-autopilot (--prompt TEXT | --prompt-file FILE) [options]",
             "",
             "Runs one GitHub Copilot CLI autopilot task, prints a live log, and exits with",
-            "0 COMPLETED, 2 INCOMPLETE, 4 BLOCKED, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT or STALLED,",
+            "0 COMPLETED, 2 INCOMPLETE, 4 BLOCKED, 5 NOT_VERIFIED, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT or STALLED,",
             "130 ABORTED by Ctrl-C, 143 ABORTED by SIGTERM (64: bad arguments).",
             "",
             "Task:",
@@ -42,6 +43,14 @@ public final class RunnerArguments {
             "      --allow-tool PATTERN       allow a tool, e.g. 'shell(npm test)', 'write' (repeatable)",
             "      --deny-tool PATTERN        deny a tool; beats allow (repeatable)",
             "      --add-dir DIR              let the agent access another, existing directory (repeatable)",
+            "Acceptance check:",
+            "      --verify CMD               a shell command run after task_complete; exit 0 accepts, else the agent is",
+            "                                 asked to fix the failure in the same session (NOT_VERIFIED when it never passes)",
+            "      --max-verify-rounds N      how often the check runs at most (default 2)",
+            "Network:",
+            "      --allow-url URL            a URL or domain the tools may reach without --allow-all-tools (repeatable)",
+            "      --deny-url URL             a URL or domain they may never reach, even with --allow-all-tools (repeatable)",
+            "      --sandbox                  run shell commands in the CLI's sandbox (Linux: bwrap; macOS: sandbox-exec)",
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
@@ -87,6 +96,10 @@ public final class RunnerArguments {
             Map.entry(Setting.ALLOW_TOOLS, "--allow-tool"),
             Map.entry(Setting.DENY_TOOLS, "--deny-tool"),
             Map.entry(Setting.ADD_DIRS, "--add-dir"),
+            Map.entry(Setting.ALLOW_URLS, "--allow-url"),
+            Map.entry(Setting.DENY_URLS, "--deny-url"),
+            Map.entry(Setting.VERIFY, "--verify"),
+            Map.entry(Setting.MAX_VERIFY_ROUNDS, "--max-verify-rounds"),
             Map.entry(Setting.SECRET_ENV_VARS, "--secret-env-var"),
             Map.entry(Setting.TOOL_SECRETS, "--tool-secret"),
             Map.entry(Setting.PROVIDER_BASE_URL, "--provider-base-url"),
@@ -154,6 +167,7 @@ public final class RunnerArguments {
                 .maxTokens(maxTokens == null ? null : whole("--max-tokens", maxTokens))
                 .allowAllTools(given.flag("--allow-all-tools", false))
                 .allowAllPaths(given.flag("--allow-all-paths", false))
+                .sandbox(given.flag("--sandbox", false))
                 .recordChanges(given.flag("--record-changes", true))
                 .githubToken(EnvironmentTokens.githubToken(env))
                 .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))
@@ -169,6 +183,17 @@ public final class RunnerArguments {
                 throw new UsageException(problem);
             }
             options.addDir(addDir);
+        }
+        String maxRounds = given.last("--max-verify-rounds", null);
+        options.verify(given.last("--verify", null))
+                .maxVerifyRounds(maxRounds == null ? null : integer("--max-verify-rounds", maxRounds));
+        given.all("--allow-url").forEach(options::allowUrl);
+        given.all("--deny-url").forEach(options::denyUrl);
+        if (given.flag("--sandbox", false)) {
+            String problem = SandboxSupport.problem(System.getProperty("os.name"), env);
+            if (problem != null) {
+                throw new UsageException(problem);
+            }
         }
         given.all("--secret-env-var").forEach(options::secretEnvVar);
         given.all("--tool-secret").forEach(options::toolSecret);

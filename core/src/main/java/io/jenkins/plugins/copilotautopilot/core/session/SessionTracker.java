@@ -50,6 +50,11 @@ public final class SessionTracker {
     private int toolCalls;
     private int failedToolCalls;
     private int deniedToolCalls;
+    private int deniedFetches;
+    private boolean verifyRunning;
+    private int verifyRounds;
+    private Integer verifyExitCode;
+    private final java.util.Set<String> deniedUrls = new java.util.LinkedHashSet<>();
     private int assistantMessages;
     private int nudges;
     private int retries;
@@ -139,6 +144,27 @@ public final class SessionTracker {
                 listeners.forEach(l -> l.onChangesLeftOut(data.path("files").asLong(), data.path("kilobytes").asLong(),
                         data.path("maxFiles").asLong(), data.path("maxKilobytes").asLong()));
             }
+            case CliEvent.VERIFY_STARTED -> {
+                int round = event.data().path("round").asInt();
+                synchronized (this) {
+                    verifyRunning = true;
+                    verifyRounds = Math.max(verifyRounds, round);
+                }
+                listeners.forEach(l -> l.onVerifyStarted(round));
+            }
+            case CliEvent.VERIFY_OUTPUT -> {
+                String text = event.dataText("text");
+                listeners.forEach(l -> l.onVerifyOutput(text == null ? "" : text));
+            }
+            case CliEvent.VERIFY_FINISHED -> {
+                int round = event.data().path("round").asInt();
+                int exit = event.data().path("exitCode").asInt(-1);
+                synchronized (this) {
+                    verifyRunning = false;
+                    verifyExitCode = exit;
+                }
+                listeners.forEach(l -> l.onVerifyFinished(round, exit));
+            }
             default -> {
                 // other and future event types: recorded in the journal, nothing to follow here
             }
@@ -203,6 +229,7 @@ public final class SessionTracker {
             Turn turn = currentTurn;
             call = new ToolCall(id, name, ArgumentSummary.of(name, data.path("arguments")),
                     turn == null ? turns : turn.number(), event.timestamp());
+            call.commandUrls(UrlDenials.urlsIn(data));
             toolCalls++;
             if (turn != null) {
                 turn.countToolCall();
@@ -264,9 +291,20 @@ public final class SessionTracker {
         Instant end = event.timestamp();
         Duration duration = call.startedAt() == null || end == null ? null : Duration.between(call.startedAt(), end);
         call.complete(status, duration, message, output);
+        if (status == ToolStatus.DENIED) {
+            call.deniedUrls(UrlDenials.denied(message, call.commandUrls()));
+        }
         synchronized (this) {
             if (status == ToolStatus.DENIED) {
                 deniedToolCalls++;
+                if (!call.deniedUrls().isEmpty()) {
+                    deniedFetches++;
+                    for (String url : call.deniedUrls()) {
+                        if (deniedUrls.size() < UrlDenials.MAX_KEPT) {
+                            deniedUrls.add(url);
+                        }
+                    }
+                }
             } else if (status == ToolStatus.FAILED || status == ToolStatus.INTERRUPTED) {
                 failedToolCalls++;
             }
@@ -455,6 +493,31 @@ public final class SessionTracker {
             call.complete(ToolStatus.INTERRUPTED, ran, "the session ended while it was running", null);
             listeners.forEach(l -> l.onToolCompleted(call));
         }
+    }
+
+    /** Whether the acceptance check is running now (the CLI is not: no event is due). */
+    public synchronized boolean verifyRunning() {
+        return verifyRunning;
+    }
+
+    /** How often the acceptance check ran. */
+    public synchronized int verifyRounds() {
+        return verifyRounds;
+    }
+
+    /** The exit code of its last run, or null when it never ended. */
+    public synchronized Integer verifyExitCode() {
+        return verifyExitCode;
+    }
+
+    /** Tool calls the permission policy refused for a URL. */
+    public synchronized int deniedFetches() {
+        return deniedFetches;
+    }
+
+    /** The distinct URLs refused, at most {@link UrlDenials#MAX_KEPT}. */
+    public synchronized List<String> deniedUrls() {
+        return List.copyOf(deniedUrls);
     }
 
     public synchronized SessionState state() {

@@ -4,6 +4,7 @@ import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One tool call of the agent, from {@code tool.execution_start} to {@code tool.execution_complete}.
@@ -23,6 +24,8 @@ public final class ToolCall {
     private String error;
     private String outputExcerpt;
     private boolean overlapping;
+    private List<String> commandUrls = List.of();
+    private List<String> deniedUrls = List.of();
 
     ToolCall(String id, String name, String argumentSummary, int turn, Instant startedAt) {
         this.id = id;
@@ -37,6 +40,23 @@ public final class ToolCall {
         this.duration = duration;
         this.error = error;
         this.outputExcerpt = output == null ? null : Texts.truncate(output, MAX_OUTPUT_EXCERPT);
+    }
+
+    void commandUrls(List<String> urls) {
+        commandUrls = List.copyOf(urls);
+    }
+
+    List<String> commandUrls() {
+        return commandUrls;
+    }
+
+    void deniedUrls(List<String> urls) {
+        deniedUrls = List.copyOf(urls);
+    }
+
+    /** The URLs the permission policy refused this call (empty unless it was denied for a URL). */
+    public List<String> deniedUrls() {
+        return deniedUrls;
     }
 
     /** Marks that another call of the session ran at the same time (parallel tool calls). */

@@ -44,6 +44,13 @@ public final class TaskSettings {
     private final List<String> allowTools;
     private final List<String> denyTools;
     private final List<String> addDirs;
+    private final List<String> allowUrls;
+    private final List<String> denyUrls;
+    /** The step's allowUrls entries the administrator's allow list does not hold (it is a ceiling). */
+    private final List<String> allowUrlsOutside;
+    private final Boolean sandbox;
+    private final String verify;
+    private final Integer maxVerifyRounds;
     private final List<String> secretEnvVars;
     private final List<String> toolSecrets;
     private final String workingDirectory;
@@ -82,6 +89,12 @@ public final class TaskSettings {
         allowTools = clean(b.allowTools);
         denyTools = clean(b.denyTools);
         addDirs = clean(b.addDirs);
+        allowUrls = clean(b.allowUrls);
+        denyUrls = clean(b.denyUrls);
+        allowUrlsOutside = List.copyOf(b.allowUrlsOutside);
+        sandbox = b.sandbox;
+        verify = b.verify == null || b.verify.isBlank() ? null : b.verify;
+        maxVerifyRounds = b.maxVerifyRounds;
         secretEnvVars = clean(b.secretEnvVars);
         toolSecrets = clean(b.toolSecrets);
         workingDirectory = blankToNull(b.workingDirectory);
@@ -147,6 +160,28 @@ public final class TaskSettings {
             taken.add("denyTools");
         }
         b.denyTools = new ArrayList<>(denied);
+        // the administrator's deny list always applies; their allow list is a ceiling a step may narrow
+        LinkedHashSet<String> deniedUrls = new LinkedHashSet<>(denyUrls);
+        if (deniedUrls.addAll(defaults.denyUrls)) {
+            taken.add("denyUrls");
+        }
+        b.denyUrls = new ArrayList<>(deniedUrls);
+        b.allowUrls = allowUrls.isEmpty() ? defaults.allowUrls : allowUrls;
+        if (allowUrls.isEmpty() && !defaults.allowUrls.isEmpty()) {
+            taken.add("allowUrls");
+        }
+        if (!defaults.allowUrls.isEmpty()) {
+            Set<String> ceiling = new java.util.HashSet<>();
+            defaults.allowUrls.forEach(u -> ceiling.add(u.toLowerCase(java.util.Locale.ROOT)));
+            b.allowUrlsOutside = allowUrls.stream().filter(u -> !ceiling.contains(u.toLowerCase(java.util.Locale.ROOT))).toList();
+        }
+        b.verify = pick("verify", verify, defaults.verify, taken);
+        b.maxVerifyRounds = pick("maxVerifyRounds", maxVerifyRounds, defaults.maxVerifyRounds, taken);
+        // the administrator's yes is a floor: every session runs sandboxed
+        b.sandbox = Boolean.TRUE.equals(defaults.sandbox) ? Boolean.TRUE : pick("sandbox", sandbox, defaults.sandbox, taken);
+        if (Boolean.TRUE.equals(defaults.sandbox) && !Boolean.TRUE.equals(sandbox)) {
+            taken.add("sandbox");
+        }
         b.timeoutMinutes = pick("timeout", timeoutMinutes, defaults.timeoutMinutes, taken);
         b.inactivityTimeoutMinutes = pick("inactivityTimeout", inactivityTimeoutMinutes, defaults.inactivityTimeoutMinutes, taken);
         b.toolTimeoutMinutes = pick("toolTimeout", toolTimeoutMinutes, defaults.toolTimeoutMinutes, taken);
@@ -201,6 +236,10 @@ public final class TaskSettings {
         if (allowAllPathsRefused) {
             problems.add("allowAllPaths is turned off by the administrator (Manage Jenkins » System): leave it out of the step.");
         }
+        if (!allowUrlsOutside.isEmpty()) {
+            problems.add("allowUrls may only narrow the administrator's allow list (Manage Jenkins » System), which does not hold "
+                    + String.join(" ", allowUrlsOutside) + ".");
+        }
         if (changesFile != null && Boolean.FALSE.equals(recordChanges)) {
             problems.add("changesFile needs the changes recorded: leave recordChanges on, or leave changesFile out.");
         }
@@ -211,6 +250,9 @@ public final class TaskSettings {
                 .maxTokens(maxTokens)
                 .allowAllTools(Boolean.TRUE.equals(allowAllTools))
                 .allowAllPaths(Boolean.TRUE.equals(allowAllPaths) && !allowAllPathsRefused)
+                .sandbox(Boolean.TRUE.equals(sandbox))
+                .verify(verify)
+                .maxVerifyRounds(maxVerifyRounds)
                 .recordChanges(!Boolean.FALSE.equals(recordChanges))
                 .githubToken(githubToken)
                 .timeout(minutes("timeout", timeoutMinutes, AutopilotOptions.DEFAULT_TIMEOUT, problems))
@@ -221,6 +263,8 @@ public final class TaskSettings {
         allowTools.forEach(b::allowTool);
         denyTools.forEach(b::denyTool);
         addDirs.forEach(b::addDir);
+        allowUrls.forEach(b::allowUrl);
+        denyUrls.forEach(b::denyUrl);
         secretEnvVars.forEach(b::secretEnvVar);
         toolSecrets.forEach(b::toolSecret);
         if (providerBaseUrl != null) {
@@ -389,6 +433,26 @@ public final class TaskSettings {
         return addDirs;
     }
 
+    public List<String> allowUrls() {
+        return allowUrls;
+    }
+
+    public List<String> denyUrls() {
+        return denyUrls;
+    }
+
+    public Boolean sandbox() {
+        return sandbox;
+    }
+
+    public String verify() {
+        return verify;
+    }
+
+    public Integer maxVerifyRounds() {
+        return maxVerifyRounds;
+    }
+
     public List<String> secretEnvVars() {
         return secretEnvVars;
     }
@@ -491,6 +555,12 @@ public final class TaskSettings {
         private List<String> allowTools = List.of();
         private List<String> denyTools = List.of();
         private List<String> addDirs = List.of();
+        private List<String> allowUrls = List.of();
+        private List<String> denyUrls = List.of();
+        private List<String> allowUrlsOutside = List.of();
+        private Boolean sandbox;
+        private String verify;
+        private Integer maxVerifyRounds;
         private List<String> secretEnvVars = List.of();
         private List<String> toolSecrets = List.of();
         private String workingDirectory;
@@ -577,6 +647,31 @@ public final class TaskSettings {
 
         public Builder denyTools(List<String> value) {
             denyTools = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder allowUrls(List<String> value) {
+            allowUrls = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder denyUrls(List<String> value) {
+            denyUrls = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder verify(String value) {
+            verify = value;
+            return this;
+        }
+
+        public Builder maxVerifyRounds(Integer value) {
+            maxVerifyRounds = value;
+            return this;
+        }
+
+        public Builder sandbox(Boolean value) {
+            sandbox = value;
             return this;
         }
 

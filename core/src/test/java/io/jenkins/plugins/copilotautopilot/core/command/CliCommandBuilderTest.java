@@ -84,6 +84,19 @@ class CliCommandBuilderTest {
     }
 
     @Test
+    void urlRulesAndTheSandboxBecomeTheClisOptions() {
+        AutopilotOptions options = AutopilotOptions.builder("t").allowUrl(" https://registry.example.com ")
+                .denyUrl("evil.example").denyUrl("http://127.0.0.1:8080").sandbox(true).build();
+        assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).arguments()).contains(
+                "--allow-url=https://registry.example.com", "--deny-url=evil.example", "--deny-url=http://127.0.0.1:8080", "--sandbox");
+        assertThat(CliCommandBuilder.build(AutopilotOptions.builder("t").build(), CLI, "/w", "/h", Map.of()).arguments())
+                .noneMatch(a -> a.startsWith("--allow-url") || a.startsWith("--deny-url") || a.equals("--sandbox"));
+        assertThat(AutopilotOptions.builder("t").allowUrl("not a url").denyUrl("ftp://x").build().validate()).containsExactly(
+                "allowUrls: 'not a url' is not a URL or domain (e.g. https://registry.example.com or example.com).",
+                "denyUrls: 'ftp://x' is not a URL or domain (e.g. https://registry.example.com or example.com).");
+    }
+
+    @Test
     void invalidOptionsAreRefused() {
         assertThatThrownBy(() -> CliCommandBuilder.build(AutopilotOptions.builder("").build(), CLI, "/w", "/h", Map.of()))
                 .isInstanceOf(InvalidOptionsException.class).hasMessage("The prompt is empty: give the agent a task.");

@@ -96,7 +96,10 @@ class LaunchScriptTest {
     void theScriptHoldsNoUserText() {
         String script = LaunchScript.render("/ws@tmp/copilot-autopilot-1");
         assertThat(script).startsWith("#!/bin/sh\n").contains("in='/ws@tmp/copilot-autopilot-1'\n")
-                .doesNotContain("COPILOT_GITHUB_TOKEN").doesNotContain("--allow");
+                .doesNotContain("--allow");
+        // the CLI's credentials are named once: where the verify command is started without them
+        assertThat(script.lines().filter(l -> l.contains("COPILOT_GITHUB_TOKEN")))
+                .singleElement().satisfies(l -> assertThat(l.strip()).startsWith("unset ").endsWith("COPILOT_GITHUB_TOKEN COPILOT_PROVIDER_API_KEY"));
         assertThat(LaunchScript.quote("it's")).isEqualTo("'it'\\''s'");
     }
 

@@ -113,6 +113,7 @@ class LogRendererTest {
                 "[copilot] Model: gpt-x | autopilot continuations: at most 3 | limits: 1h wall clock, 10m without events",
                 "[copilot] Tools: all allowed, denied shell(rm)",
                 "[copilot] Paths: the working directory only (allowAllPaths is off)",
+                "[copilot] Network: any URL (every tool is allowed)",
                 "[copilot] WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
         assertThat(sink.text()).doesNotContain(SECRET);
     }

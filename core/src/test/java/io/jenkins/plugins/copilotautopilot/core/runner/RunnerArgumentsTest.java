@@ -93,6 +93,20 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void urlRulesAndASandboxThisMachineCannotRun() throws Exception {
+        AutopilotOptions options = options("-p", "x", "--allow-url", "https://registry.example.com", "--deny-url=evil.example",
+                "--deny-url", "http://127.0.0.1:9");
+        assertThat(options.allowUrls()).containsExactly("https://registry.example.com");
+        assertThat(options.denyUrls()).containsExactly("evil.example", "http://127.0.0.1:9");
+        assertThat(options.sandbox()).isFalse();
+        // a PATH without bwrap: one line naming what is missing, before any CLI starts
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of("PATH", "/nonexistent"), "-p", "x", "--sandbox"))
+                .isInstanceOf(RunnerArguments.UsageException.class)
+                .hasMessage(io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport.problem(System.getProperty("os.name"),
+                        Map.of("PATH", "/nonexistent")));
+    }
+
+    @Test
     void booleanOptionsHonourAnExplicitValue() throws Exception {
         assertThat(options("-p", "x", "--allow-all-tools").allowAllTools()).isTrue();
         assertThat(options("-p", "x", "--allow-all-tools=true").allowAllTools()).isTrue();

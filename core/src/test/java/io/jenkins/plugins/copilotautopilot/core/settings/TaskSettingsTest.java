@@ -174,6 +174,41 @@ class TaskSettingsTest {
     }
 
     @Test
+    void theAdministratorsDenyListAlwaysAppliesAndTheirAllowListIsACeiling() {
+        TaskSettings admin = TaskSettings.builder().allowUrls(List.of("https://registry.example.com", "example.org"))
+                .denyUrls(List.of("https://evil.example")).build();
+
+        AutopilotOptions inherits = TaskSettings.builder().prompt("p").build().withDefaults(admin).toOptions("t", null);
+        assertThat(inherits.allowUrls()).containsExactly("https://registry.example.com", "example.org");
+        assertThat(inherits.denyUrls()).containsExactly("https://evil.example");
+
+        AutopilotOptions narrows = TaskSettings.builder().prompt("p").allowUrls(List.of("EXAMPLE.org"))
+                .denyUrls(List.of("https://other.example")).build().withDefaults(admin).toOptions("t", null);
+        assertThat(narrows.allowUrls()).containsExactly("EXAMPLE.org");
+        assertThat(narrows.denyUrls()).containsExactly("https://other.example", "https://evil.example");
+
+        assertThatThrownBy(() -> TaskSettings.builder().prompt("p").allowUrls(List.of("example.org", "https://elsewhere.example"))
+                .build().withDefaults(admin).toOptions("t", null))
+                .isInstanceOf(InvalidOptionsException.class)
+                .satisfies(e -> assertThat(((InvalidOptionsException) e).problems()).containsExactly(
+                        "allowUrls may only narrow the administrator's allow list (Manage Jenkins » System), which does not hold"
+                                + " https://elsewhere.example."));
+        // no administrator's list: a step's own is taken as it is
+        assertThat(TaskSettings.builder().prompt("p").allowUrls(List.of("https://elsewhere.example")).build()
+                .withDefaults(TaskSettings.builder().build()).toOptions("t", null).allowUrls()).containsExactly("https://elsewhere.example");
+    }
+
+    @Test
+    void theAdministratorsSandboxIsAFloor() {
+        TaskSettings sandboxed = TaskSettings.builder().sandbox(true).build();
+        assertThat(TaskSettings.builder().prompt("p").sandbox(false).build().withDefaults(sandboxed).toOptions("t", null).sandbox()).isTrue();
+        assertThat(TaskSettings.builder().prompt("p").sandbox(true).build().withDefaults(TaskSettings.builder().build())
+                .toOptions("t", null).sandbox()).isTrue();
+        assertThat(TaskSettings.builder().prompt("p").build().withDefaults(TaskSettings.builder().sandbox(false).build())
+                .toOptions("t", null).sandbox()).isFalse();
+    }
+
+    @Test
     void anExplicitCopilotPathIgnoresTheDefaultInstallation() {
         TaskSettings merged = TaskSettings.builder().prompt("p").copilotPath("/opt/copilot").build().withDefaults(ADMIN);
 

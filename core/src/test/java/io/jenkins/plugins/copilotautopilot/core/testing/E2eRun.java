@@ -81,6 +81,7 @@ public final class E2eRun {
         private String apiKey = "scripted-provider-key";
         private CliExecutable cli;
         private WorkDirSetup setup = dir -> { };
+        private final java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
 
         private Builder(ScriptedModelServer.Script script) {
             this.script = script;
@@ -124,6 +125,12 @@ public final class E2eRun {
             return this;
         }
 
+        /** A variable of the environment the run starts with (and the CLI's command is built from). */
+        public Builder environment(String name, String value) {
+            environment.put(name, value);
+            return this;
+        }
+
         public Builder extraSecret(String value) {
             extraSecrets.add(value);
             return this;
@@ -142,7 +149,7 @@ public final class E2eRun {
                         .provider(new ProviderOptions(server.baseUrl(), "openai", apiKey, null, true));
                 options.forEach(o -> o.accept(b));
                 CliCommand command = CliCommandBuilder.build(b.build(), cli != null ? cli : TestCli.executable(),
-                        work.toString(), control.toString(), System.getenv());
+                        work.toString(), control.toString(), environment);
                 ListLogSink log = new ListLogSink();
                 AutopilotEngine.Builder engineBuilder = AutopilotEngine.builder(log)
                         .journalTo(Files.newOutputStream(journal))
@@ -150,7 +157,8 @@ public final class E2eRun {
                 listeners.forEach(engineBuilder::listener);
                 AutopilotEngine engine = engineBuilder.build();
                 engineHooks.forEach(h -> h.accept(engine));
-                TeeLauncher launcher = new TeeLauncher(new LocalCliLauncher());
+                TeeLauncher launcher = new TeeLauncher(new LocalCliLauncher(
+                        io.jenkins.plugins.copilotautopilot.core.process.ProcessTreeKiller.DEFAULT_GRACE, environment));
                 SessionResult result = engine.run(command, launcher);
                 return new E2eRun(result, log, journal, launcher.stdout(), command.runId(), server, work, command);
             } finally {

@@ -373,6 +373,35 @@ public final class ScriptedModelServer implements AutoCloseable {
             };
         }
 
+        /**
+         * Completes at once; once a prompt says the acceptance check failed (the launch script's words), runs
+         * {@code fix} and completes again. Per conversation: one server can serve several builds.
+         */
+        public static Script completeThenFixWhenTold(String fix) {
+            return request -> {
+                String conversation = request.body().path("messages").toString();
+                if (!conversation.contains("The acceptance check of this task failed")) {
+                    return request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Implemented it.");
+                }
+                String last = lastTool(request.body());
+                if ("task_complete".equals(last)) {
+                    return Reply.bash(fix, 30).withText("Fixing the failure.");
+                }
+                return "bash".equals(last) ? Reply.taskComplete("Fixed it.") : Reply.text("Done.");
+            };
+        }
+
+        private static String lastTool(JsonNode body) {
+            JsonNode messages = body.path("messages");
+            for (int i = messages.size() - 1; i >= 0; i--) {
+                JsonNode calls = messages.get(i).path("tool_calls");
+                if (calls.isArray() && !calls.isEmpty()) {
+                    return calls.get(calls.size() - 1).path("function").path("name").asText();
+                }
+            }
+            return null;
+        }
+
         /** Answers with text first; completes once the CLI nudged it. */
         public static Script completeAfterNudge(String summary) {
             return request -> request.turn() == 1

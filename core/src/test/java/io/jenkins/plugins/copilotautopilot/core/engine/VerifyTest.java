@@ -1,0 +1,80 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Script;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code verify}: the acceptance check runs after task_complete; a failure resumes the same CLI session with a prompt
+ * naming the command, its exit code and the end of its output (masked); NOT_VERIFIED when it never passes. The real
+ * CLI 1.0.102; the scripted model completes at once, and fixes the work when told the check failed.
+ */
+class VerifyTest {
+    private static final String CHECK = "if [ -f fixed.txt ]; then echo all-tests-pass; else echo 'FAIL: fixed.txt is missing'; exit 3; fi";
+
+    private static final Script FIX_WHEN_TOLD = Scripts.completeThenFixWhenTold("touch fixed.txt");
+
+    @Test
+    void aCheckThatFailsOnceIsFixedInTheSameSessionAndPassesInRoundTwo() throws Exception {
+        E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.allowAllTools(true).verify(CHECK)).run();
+
+        assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.verified()).isTrue();
+        assertThat(run.result.verifyRounds()).isEqualTo(2);
+        assertThat(run.result.verifyExitCode()).isZero();
+        assertThat(run.result.toMap()).containsEntry("verified", true).containsEntry("verifyRounds", 2).containsEntry("verifyExitCode", 0);
+        assertThat(run.log.lines()).contains("[copilot] Verify, round 1 of 2: running the acceptance check",
+                "[copilot] verify | FAIL: fixed.txt is missing",
+                "[copilot] Verify, round 1: FAILED with exit code 3; the agent is asked to fix it",
+                "[copilot] verify | all-tests-pass",
+                "[copilot] Verify, round 2: passed");
+        assertThat(run.result.reason()).endsWith("verify passed in round 2.");
+        // the model's request after the failure names the command, its exit code and its output, in the same conversation
+        JsonNode told = run.server.requests().stream().filter(r -> r.toString().contains("The acceptance check of this task failed"))
+                .findFirst().orElseThrow();
+        String messages = told.path("messages").toString();
+        assertThat(messages).contains("exited with code 3").contains("FAIL: fixed.txt is missing").contains("fixed.txt ]")
+                .contains("Implemented it.");
+        assertThat(run.journalText()).contains("autopilot.verify_finished");
+    }
+
+    @Test
+    void aCheckThatNeverPassesIsNotVerifiedAndItsSecretsNeverReachTheModel() throws Exception {
+        String secret = "s3cr3t-verify-value-9876";
+        E2eRun run = E2eRun.with(FIX_WHEN_TOLD)
+                .options(o -> o.allowAllTools(true).verify("echo \"token is $VERIFY_SECRET\"; echo broken; exit 1")
+                        .secretEnvVar("VERIFY_SECRET"))
+                .environment("VERIFY_SECRET", secret)
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
+        assertThat(run.result.verified()).isFalse();
+        assertThat(run.result.verifyRounds()).isEqualTo(2);
+        assertThat(run.result.verifyExitCode()).isEqualTo(1);
+        assertThat(run.result.reason()).isEqualTo("The acceptance check `echo \"token is $VERIFY_SECRET\"; echo broken; exit 1` still"
+                + " failed (exit code 1) after 2 rounds (the maxVerifyRounds limit).");
+        assertThat(run.log.lines()).contains("[copilot] verify | token is ****", "[copilot] Verify, round 2: FAILED with exit code 1; no rounds left");
+        List<JsonNode> requests = run.server.requests();
+        assertThat(requests.toString()).contains("token is ****").doesNotContain(secret);
+        assertThat(String.join("\n", run.log.lines())).doesNotContain(secret);
+        assertThat(run.journalText()).doesNotContain(secret);
+    }
+
+    @Test
+    void aCheckIsNotRunWhenTheAgentNeverCompletes() throws Exception {
+        E2eRun run = E2eRun.with(request -> Reply.text("Still thinking."))
+                .options(o -> o.maxAutopilotContinues(1).verify("echo ran > verify-ran.txt"))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
+        assertThat(run.result.verifyRounds()).isZero();
+        assertThat(run.workDir.resolve("verify-ran.txt")).doesNotExist();
+    }
+}
