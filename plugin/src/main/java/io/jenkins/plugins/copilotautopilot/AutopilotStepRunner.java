@@ -124,6 +124,13 @@ final class AutopilotStepRunner {
         } catch (InvalidOptionsException e) {
             throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
         }
+        List<String> mcpReferences = List.of();
+        if (settings.mcpServers() != null) {
+            String text = TimeLimits.limit(workspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
+                    Messages.AutopilotStepRunner_ReadingMcpServers(node), () -> McpServersSetting.text(settings.mcpServers(), workspace));
+            mcpReferences = McpServersSetting.references(text);
+            options = options.toBuilder().mcpServers(McpServersSetting.resolve(text, run, env)).build();
+        }
         for (String name : settings.toolSecrets()) {
             if (env.get(name) == null) {
                 listener.getLogger().println(Messages.AutopilotStepRunner_ToolSecretUnset(name));
@@ -168,7 +175,7 @@ final class AutopilotStepRunner {
                 settings.resultWhenBlockedValue().name(), settings.changesFile(),
                 settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote(),
                 settings.checksNameToPublish(), millis(options.toolTimeout()), millis(options.startupTimeout()),
-                options.verify(), options.maxVerifyRounds());
+                options.verify(), options.maxVerifyRounds(), mcpReferences);
         LiveSessions.started(run, invocationId, journal, state);
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, state, listener);
@@ -211,6 +218,9 @@ final class AutopilotStepRunner {
         }
         if (state.providerCredentialsId != null) {
             secrets.add(StringCredentialLookup.secret(run, state.providerCredentialsId, "providerCredentialsId"));
+        }
+        if (state.mcpReferences != null) {
+            secrets.addAll(McpServersSetting.values(state.mcpReferences, run, env).values());
         }
         for (String name : state.secretVariables) {
             String value = env.get(name);

@@ -59,6 +59,7 @@ public final class CopilotAutopilotStep extends Step {
     private List<String> denyUrls = new ArrayList<>();
     private Boolean sandbox;
     private String verify;
+    private String mcpServers;
     private Integer maxVerifyRounds;
     private List<String> secretEnvVars = new ArrayList<>();
     private List<String> toolSecrets = new ArrayList<>();
@@ -257,6 +258,16 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setAddDirs(List<String> addDirs) {
         this.addDirs = FormLists.clean(addDirs);
+    }
+
+    public String getMcpServers() {
+        return mcpServers;
+    }
+
+    /** MCP servers for the session: the CLI's JSON configuration, or {@code @file} in the workspace; null: the global one. */
+    @DataBoundSetter
+    public void setMcpServers(String mcpServers) {
+        this.mcpServers = Util.fixEmptyAndTrim(mcpServers);
     }
 
     public String getVerify() {
@@ -505,6 +516,7 @@ public final class CopilotAutopilotStep extends Step {
                 .denyUrls(denyUrls)
                 .sandbox(sandbox)
                 .verify(verify)
+                .mcpServers(mcpServers)
                 .maxVerifyRounds(maxVerifyRounds)
                 .secretEnvVars(secretEnvVars)
                 .toolSecrets(toolSecrets)

@@ -29,6 +29,8 @@ public final class AutopilotOptions {
 
     static final Set<String> PROVIDER_TYPES = Set.of("openai", "azure", "anthropic");
     static final Set<String> WIRE_APIS = Set.of("completions", "responses");
+    /** A name a session is kept under between runs ({@code session: 'pr-42'}). */
+    public static final Pattern SESSION_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     /** Acceptance check rounds without {@code maxVerifyRounds}: one failure the agent may fix. */
     public static final int DEFAULT_VERIFY_ROUNDS = 2;
     public static final int MAX_VERIFY_ROUNDS = 10;
@@ -45,6 +47,9 @@ public final class AutopilotOptions {
     private final boolean allowAllPaths;
     private final boolean sandbox;
     private final String verify;
+    private final boolean keepSession;
+    private final byte[] keptSession;
+    private final McpServers.Resolved mcpServers;
     private final Integer maxVerifyRounds;
     private final List<String> allowTools;
     private final List<String> denyTools;
@@ -71,6 +76,9 @@ public final class AutopilotOptions {
         this.allowAllPaths = b.allowAllPaths;
         this.sandbox = b.sandbox;
         this.verify = b.verify;
+        this.keepSession = b.keepSession;
+        this.keptSession = b.keptSession;
+        this.mcpServers = b.mcpServers;
         this.maxVerifyRounds = b.maxVerifyRounds;
         this.allowTools = List.copyOf(b.allowTools);
         this.denyTools = List.copyOf(b.denyTools);
@@ -103,7 +111,7 @@ public final class AutopilotOptions {
     public Builder toBuilder() {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
-                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).sandbox(sandbox).verify(verify).maxVerifyRounds(maxVerifyRounds).githubToken(githubToken).provider(provider)
+                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).sandbox(sandbox).verify(verify).keepSession(keepSession).keptSession(keptSession).maxVerifyRounds(maxVerifyRounds).mcpServers(mcpServers).githubToken(githubToken).provider(provider)
                 .timeout(timeout).inactivityTimeout(inactivityTimeout).toolTimeout(toolTimeout).startupTimeout(startupTimeout)
                 .recordChanges(recordChanges);
         allowTools.forEach(b::allowTool);
@@ -331,6 +339,21 @@ public final class AutopilotOptions {
         return denyUrls;
     }
 
+    /** The MCP servers the session adds, resolved (they may hold secrets: never logged), or null. */
+    public McpServers.Resolved mcpServers() {
+        return mcpServers;
+    }
+
+    /** Whether the session's state is packed at the end, for a later run to continue ({@code session}). */
+    public boolean keepSession() {
+        return keepSession;
+    }
+
+    /** The packed state of a session an earlier run kept, which this one continues, or null (a new session). */
+    public byte[] keptSession() {
+        return keptSession;
+    }
+
     /** The acceptance check run on the agent after the agent completes, or null: a shell command (exit 0 accepts). */
     public String verify() {
         return verify;
@@ -417,6 +440,9 @@ public final class AutopilotOptions {
         if (provider != null && provider.apiKey() != null) {
             values.add(provider.apiKey());
         }
+        if (mcpServers != null) {
+            values.addAll(mcpServers.secretValues());
+        }
         return values;
     }
 
@@ -428,6 +454,7 @@ public final class AutopilotOptions {
                 + ", allowTools=" + allowTools + ", denyTools=" + denyTools + ", addDirs=" + addDirs
                 + ", allowUrls=" + allowUrls + ", denyUrls=" + denyUrls + ", sandbox=" + sandbox
                 + ", verify=" + (verify == null ? null : verify.length() + " chars") + ", maxVerifyRounds=" + maxVerifyRounds
+                + ", mcpServers=" + (mcpServers == null ? null : mcpServers.servers())
                 + ", secretEnvVars=" + secretEnvVars + ", toolSecrets=" + toolSecrets + ", githubToken=" + (githubToken == null ? "none" : "****")
                 + ", provider=" + provider + ", timeout=" + timeout + ", inactivityTimeout=" + inactivityTimeout
                 + ", toolTimeout=" + toolTimeout + ", startupTimeout=" + startupTimeout
@@ -445,6 +472,9 @@ public final class AutopilotOptions {
         private boolean allowAllPaths;
         private boolean sandbox;
         private String verify;
+        private boolean keepSession;
+        private byte[] keptSession;
+        private McpServers.Resolved mcpServers;
         private Integer maxVerifyRounds;
         private final List<String> allowTools = new ArrayList<>();
         private final List<String> denyTools = new ArrayList<>();
@@ -514,6 +544,21 @@ public final class AutopilotOptions {
 
         public Builder denyUrl(String rule) {
             denyUrls.add(rule);
+            return this;
+        }
+
+        public Builder mcpServers(McpServers.Resolved value) {
+            this.mcpServers = value;
+            return this;
+        }
+
+        public Builder keptSession(byte[] packedState) {
+            this.keptSession = packedState;
+            return this;
+        }
+
+        public Builder keepSession(boolean value) {
+            this.keepSession = value;
             return this;
         }
 

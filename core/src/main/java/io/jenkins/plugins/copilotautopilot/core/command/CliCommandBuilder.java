@@ -26,6 +26,8 @@ import java.util.UUID;
 public final class CliCommandBuilder {
     public static final String GITHUB_TOKEN_VARIABLE = "COPILOT_GITHUB_TOKEN";
     public static final String PROVIDER_API_KEY_VARIABLE = "COPILOT_PROVIDER_API_KEY";
+    /** {@code COPILOT_AUTOPILOT_MCP_SECRET_1}, ...: the secret values of the MCP servers' configuration. */
+    public static final String MCP_SECRET_VARIABLE = "COPILOT_AUTOPILOT_MCP_SECRET_";
 
     private CliCommandBuilder() {
     }
@@ -103,6 +105,14 @@ public final class CliCommandBuilder {
                 env.put("COPILOT_OFFLINE", "true");
             }
         }
+        if (options.mcpServers() != null) {
+            // the values put into the MCP servers' configuration: named to the CLI, so that it redacts them too
+            List<String> values = options.mcpServers().secretValues();
+            for (int i = 0; i < values.size(); i++) {
+                env.put(MCP_SECRET_VARIABLE + (i + 1), values.get(i));
+                secretNames.add(MCP_SECRET_VARIABLE + (i + 1));
+            }
+        }
         secretNames.addAll(options.secretEnvVars());
         for (String name : EnvironmentTokens.GITHUB_TOKEN_VARIABLES) {
             String value = inheritedEnvironment.get(name);
@@ -122,7 +132,7 @@ public final class CliCommandBuilder {
 
     /** Whether the variable holds a credential of the CLI's own (the token, the provider's key): never for tools. */
     public static boolean isOwnCredential(String name) {
-        return GITHUB_TOKEN_VARIABLE.equals(name) || PROVIDER_API_KEY_VARIABLE.equals(name)
+        return GITHUB_TOKEN_VARIABLE.equals(name) || PROVIDER_API_KEY_VARIABLE.equals(name) || name.startsWith(MCP_SECRET_VARIABLE)
                 || java.util.Arrays.asList(EnvironmentTokens.GITHUB_TOKEN_VARIABLES).contains(name);
     }
 }

@@ -26,6 +26,12 @@ public final class CliEvent implements StreamLine {
     public static final String VERIFY_STARTED = "autopilot.verify_started";
     public static final String VERIFY_OUTPUT = "autopilot.verify_output";
     public static final String VERIFY_FINISHED = "autopilot.verify_finished";
+    /** Whether events of this type are the launch script's (in the CLI's stream), not the journal's own records. */
+    public static boolean fromLaunchScript(String type) {
+        return CLI_FOUND.equals(type) || CHANGES_LEFT_OUT.equals(type) || VERIFY_STARTED.equals(type)
+                || VERIFY_OUTPUT.equals(type) || VERIFY_FINISHED.equals(type);
+    }
+
     private final String type;
     private final String raw;
     private final boolean ephemeral;

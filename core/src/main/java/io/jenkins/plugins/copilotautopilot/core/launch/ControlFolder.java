@@ -21,7 +21,8 @@ public final class ControlFolder {
     /**
      * {@code name=value} lines for the launch script: {@code watchdog} (seconds; 0 for none), {@code describe} (1: say
      * which CLI runs), {@code changes} (0: do not record what the agent changed), {@code rounds} (verify rounds at most),
-     * {@code mask} (the names of the variables whose values the agent must not be shown, comma-separated).
+     * {@code mask} (the names of the variables whose values the agent must not be shown, comma-separated), {@code keep} (1: pack the
+     * session's state into {@link #KEPT_SESSION} at the end).
      */
     public static final String LAUNCH_SETTINGS = "launch";
     /** The CLI's standard output, one JSON event per line, where the runner puts it (durable-task has its own log file). */
@@ -57,6 +58,16 @@ public final class ControlFolder {
     public static final String CHANGES_NUMSTAT = "changes.numstat";
     /** ... the patch, cut after a megabyte. */
     public static final String CHANGES_PATCH = "changes.patch";
+    /**
+     * The MCP servers' configuration (resolved: it may hold secrets), when there is one; the launch script keeps it in
+     * the control folder and passes it with {@code --additional-mcp-config}.
+     */
+    public static final String MCP_CONFIG = "mcp-config.json";
+    /**
+     * A session's state kept between builds ({@code tar.gz} of its {@code session-state/ID} folder): in the launch
+     * folder, the one to resume; in the control folder, written at the end when asked ({@code keep=1}).
+     */
+    public static final String KEPT_SESSION = "kept-session.tgz";
     /** The acceptance check's shell command, when there is one. */
     public static final String VERIFY = "verify";
     /** The launch script's event before a verify command runs: {@code data.round} (1, 2, ...). */

@@ -40,6 +40,12 @@ public final class LaunchFiles {
         files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
         files.put(ControlFolder.WORKING_DIRECTORY, utf8(command.workingDirectory() + "\n"));
         command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
+        if (command.options().keptSession() != null) {
+            files.put(ControlFolder.KEPT_SESSION, command.options().keptSession());
+        }
+        if (command.options().mcpServers() != null) {
+            files.put(ControlFolder.MCP_CONFIG, utf8(command.options().mcpServers().json()));
+        }
         String verify = command.options().verify();
         if (verify != null) {
             files.put(ControlFolder.VERIFY, utf8(verify));
@@ -47,7 +53,8 @@ public final class LaunchFiles {
         files.put(ControlFolder.LAUNCH_SETTINGS, utf8("watchdog=" + watchdogSeconds + "\n" + "describe=" + (describeCli ? "1" : "")
                 + "\nchanges=" + (command.options().recordChanges() ? "1" : "0")
                 + "\nrounds=" + (verify == null ? 0 : command.options().maxVerifyRounds())
-                + "\nmask=" + String.join(",", command.secretVariables()) + "\n"));
+                + "\nmask=" + String.join(",", command.secretVariables())
+                + "\nkeep=" + (command.options().keepSession() ? "1" : "") + "\n"));
         files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.launchFolder())));
         return files;
     }

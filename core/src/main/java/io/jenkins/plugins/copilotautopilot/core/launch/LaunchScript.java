@@ -81,6 +81,7 @@ public final class LaunchScript {
                 "changes=1",
                 "rounds=0",
                 "mask=",
+                "keep=",
                 "verify=",
                 "if [ -f \"$in/" + ControlFolder.VERIFY + "\" ]; then",
                 "  verify=$(cat \"$in/" + ControlFolder.VERIFY + "\"; printf x) || fail 126 \"cannot read the verify command\"",
@@ -88,7 +89,8 @@ public final class LaunchScript {
                 "fi",
                 "if [ -f \"$in/" + ControlFolder.LAUNCH_SETTINGS + "\" ]; then",
                 "  while IFS='=' read -r k v || [ -n \"$k\" ]; do",
-                "    case $k in watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; rounds) rounds=$v ;; mask) mask=$v ;; esac",
+                "    case $k in watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; rounds) rounds=$v ;; mask) mask=$v ;;"
+                        + " keep) keep=$v ;; esac",
                 "  done < \"$in/" + ControlFolder.LAUNCH_SETTINGS + "\"",
                 "fi",
                 "case $limit in '' | *[!0-9]*) limit=0 ;; esac",
@@ -98,6 +100,20 @@ public final class LaunchScript {
                 "while IFS= read -r a || [ -n \"$a\" ]; do set -- \"$@\" \"$a\"; done < \"$in/" + ControlFolder.ARGUMENTS + "\"",
                 "cli=$1",
                 "shift",
+                // a session kept from an earlier build: its state goes into this run's CLI home, and the CLI resumes it
+                "if [ -f \"$in/" + ControlFolder.KEPT_SESSION + "\" ]; then",
+                "  mkdir -p \"$COPILOT_HOME/session-state\" && tar -xzf \"$in/" + ControlFolder.KEPT_SESSION + "\" -C \"$COPILOT_HOME/session-state\""
+                        + " || fail 126 \"cannot unpack the kept session\"",
+                "  rm -f \"$in/" + ControlFolder.KEPT_SESSION + "\"",
+                "  kept=$(ls \"$COPILOT_HOME/session-state\" | head -n 1)",
+                "  [ -n \"$kept\" ] || fail 126 \"the kept session holds no session\"",
+                "  set -- \"$@\" \"--resume=$kept\"",
+                "fi",
+                "if [ -f \"$in/" + ControlFolder.MCP_CONFIG + "\" ]; then",
+                "  [ \"$in\" = \"$c\" ] || mv -f \"$in/" + ControlFolder.MCP_CONFIG + "\" \"$c/" + ControlFolder.MCP_CONFIG + "\""
+                        + " || fail 126 \"cannot keep the MCP configuration\"",
+                "  set -- \"$@\" \"--additional-mcp-config=@$c/" + ControlFolder.MCP_CONFIG + "\"",
+                "fi",
                 "if [ -z \"$cli\" ]; then",
                 "  cli=$(command -v copilot) || fail 127 \"the Copilot CLI was not found: there is no copilot on the PATH ($PATH)\"",
                 "elif [ -d \"$cli\" ]; then",
@@ -130,6 +146,13 @@ public final class LaunchScript {
                 VERIFY_ROUNDS,
                 "snapshot after",
                 CHANGES,
+                // the session's state for a later build, in one file the follower fetches before it deletes this folder
+                "if [ \"$keep\" = 1 ]; then",
+                "  sid=$(ls \"$COPILOT_HOME/session-state\" 2>/dev/null | head -n 1)",
+                "  if [ -n \"$sid\" ] && tar -czf \"$c/" + ControlFolder.KEPT_SESSION + ".tmp\" -C \"$COPILOT_HOME/session-state\" \"$sid\"; then",
+                "    mv \"$c/" + ControlFolder.KEPT_SESSION + ".tmp\" \"$c/" + ControlFolder.KEPT_SESSION + "\"",
+                "  fi",
+                "fi",
                 "rm -f \"$c/git-before.index\" \"$c/git-after.index\"",
                 "printf '%s\\n' \"$code\" > \"$c/" + ControlFolder.EXIT_CODE + ".tmp\" && mv \"$c/" + ControlFolder.EXIT_CODE
                         + ".tmp\" \"$c/" + ControlFolder.EXIT_CODE + "\"",
@@ -221,14 +244,18 @@ public final class LaunchScript {
      */
     private static final String VERIFY_ROUNDS = String.join("\n",
             "round=0",
-            "seen=0",
+            // completions already in a kept session's record are not this run's
+            "seen=$(grep -c '\"type\":\"session.task_complete\"' \"$COPILOT_HOME/session-state/$(ls \"$COPILOT_HOME/session-state\" 2>/dev/null"
+                    + " | head -n 1)/events.jsonl\" 2>/dev/null)",
+            "seen=${seen:-0}",
             "while [ -n \"$verify\" ] && [ \"$code\" = 0 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped; do",
             "  sid=$(ls \"$COPILOT_HOME/session-state\" 2>/dev/null | head -n 1)",
             "  completions=$(grep -c '\"type\":\"session.task_complete\"' \"$COPILOT_HOME/session-state/$sid/events.jsonl\" 2>/dev/null)",
             "  [ \"${completions:-0}\" -gt \"$seen\" ] || break",
             "  seen=$completions",
             "  round=$((round + 1))",
-            "  printf '{\"type\":\"" + ControlFolder.VERIFY_STARTED_EVENT + "\",\"data\":{\"round\":%s}}\\n' \"$round\"",
+            "  printf '{\"type\":\"" + ControlFolder.VERIFY_STARTED_EVENT + "\",\"timestamp\":\"%s\",\"data\":{\"round\":%s}}\\n'"
+                    + " \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$round\"",
             "  (",
             "    if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE; export JENKINS_SERVER_COOKIE; fi",
             // the build's environment, as sh has it: not the CLI's own credentials and home
@@ -241,7 +268,8 @@ public final class LaunchScript {
             "  masked < \"$c/verify.out\" | tail -n " + VERIFY_LINES + " | cut -c 1-" + VERIFY_LINE_CHARS + " | while IFS= read -r l || [ -n \"$l\" ]; do",
             "    printf '{\"type\":\"" + ControlFolder.VERIFY_OUTPUT_EVENT + "\",\"data\":{\"text\":\"%s\"}}\\n' \"$(json \"$l\")\"",
             "  done",
-            "  printf '{\"type\":\"" + ControlFolder.VERIFY_FINISHED_EVENT + "\",\"data\":{\"round\":%s,\"exitCode\":%s}}\\n' \"$round\" \"$v\"",
+            "  printf '{\"type\":\"" + ControlFolder.VERIFY_FINISHED_EVENT + "\",\"timestamp\":\"%s\",\"data\":{\"round\":%s,"
+                    + "\"exitCode\":%s}}\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$round\" \"$v\"",
             "  [ \"$v\" != 0 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped || break",
             "  {",
             "    printf 'The acceptance check of this task failed: the command\\n\\n%s\\n\\nexited with code %s. ' \"$verify\" \"$v\"",

@@ -108,6 +108,9 @@ public final class LogRenderer implements SessionListener {
             line("Paths: " + (options.allowAllPaths() ? "any (allowAllPaths)" : "the working directory"
                     + (options.addDirs().isEmpty() ? "" : " and " + String.join(" ", options.addDirs())) + " only (allowAllPaths is off)"));
         }
+        if (options.mcpServers() != null) {
+            line("MCP servers: " + String.join(", ", options.mcpServers().servers()) + " (their tools are listed as server-tool)");
+        }
         if (options.verify() != null) {
             verifyRounds = options.maxVerifyRounds();
             line("Verify: " + Texts.truncate(Texts.oneLine(options.verify()), MAX_LINE) + " (after task_complete; at most "
@@ -200,7 +203,7 @@ public final class LogRenderer implements SessionListener {
     }
 
     @Override
-    public void onVerifyStarted(int round) {
+    public void onVerifyStarted(int round, java.time.Instant at) {
         line("Verify, round " + round + (verifyRounds > 0 ? " of " + verifyRounds : "") + ": running the acceptance check");
     }
 
@@ -210,7 +213,7 @@ public final class LogRenderer implements SessionListener {
     }
 
     @Override
-    public void onVerifyFinished(int round, int exitCode) {
+    public void onVerifyFinished(int round, int exitCode, java.time.Instant at) {
         boolean more = verifyRounds == 0 || round < verifyRounds;
         line("Verify, round " + round + ": " + (exitCode == 0 ? "passed"
                 : "FAILED with exit code " + exitCode + (more ? "; the agent is asked to fix it" : "; no rounds left")));

@@ -13,6 +13,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
+import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import io.jenkins.plugins.copilotautopilot.core.session.Turn;
 import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
@@ -68,7 +69,8 @@ public final class SessionReportReader {
             StreamLine parsed = parser.parse(line);
             if (parsed instanceof CliEvent event && EventJournal.STOPPING.equals(event.type())) {
                 tracker.stopping();
-            } else if (parsed instanceof CliEvent event && event.type().startsWith(EventJournal.OWN_TYPE_PREFIX)) {
+            } else if (parsed instanceof CliEvent event && event.type().startsWith(EventJournal.OWN_TYPE_PREFIX)
+                    && !CliEvent.fromLaunchScript(event.type())) {
                 collector.own(event);
             } else if (parsed instanceof CliEvent event) {
                 tracker.accept(event);
@@ -87,6 +89,8 @@ public final class SessionReportReader {
         private final Map<ToolCall, int[]> callSlots = new IdentityHashMap<>();
         private int omittedTurns;
         private boolean nudged;
+        private Instant verifyStartedAt;
+        private final StringBuilder verifyOutput = new StringBuilder();
         private TurnBuilder current;
         private String prompt;
         private String model;
@@ -182,6 +186,33 @@ public final class SessionReportReader {
                 onToolStarted(call); // a completion without a start we saw
                 callSlots.remove(call);
             }
+        }
+
+        /** The acceptance check's rounds are drawn as calls of a tool named {@code verify}, in the turn they follow. */
+        @Override
+        public void onVerifyStarted(int round, Instant at) {
+            verifyStartedAt = at;
+            verifyOutput.setLength(0);
+        }
+
+        @Override
+        public void onVerifyOutput(String line) {
+            if (verifyOutput.length() < ToolCall.MAX_OUTPUT_EXCERPT) {
+                verifyOutput.append(line).append('\n');
+            }
+        }
+
+        @Override
+        public void onVerifyFinished(int round, int exitCode, Instant at) {
+            TurnBuilder builder = turns.isEmpty() ? null : turns.get(turns.size() - 1);
+            if (builder == null || builder.calls.size() >= MAX_TOOL_CALLS_PER_TURN) {
+                return;
+            }
+            long millis = verifyStartedAt == null || at == null ? -1 : Math.max(0, Duration.between(verifyStartedAt, at).toMillis());
+            builder.calls.add(new ToolCallReport("verify", "round " + round, exitCode == 0 ? ToolStatus.SUCCEEDED : ToolStatus.FAILED,
+                    verifyStartedAt, millis, exitCode == 0 ? null : "exit code " + exitCode,
+                    clean(Texts.truncate(verifyOutput.toString().strip(), ToolCall.MAX_OUTPUT_EXCERPT))));
+            verifyStartedAt = null;
         }
 
         @Override

@@ -32,7 +32,7 @@ final class OptionValues {
         add(Kind.VALUE, "--prompt-file");
         add(Kind.VALUE, "--dir", "-C");
         for (String name : List.of("--copilot", "--model", "--max-autopilot-continues", "--timeout", "--inactivity-timeout",
-                "--max-premium-requests", "--max-tokens", "--tool-timeout", "--startup-timeout", "--verify", "--max-verify-rounds", "--journal", "--timeline", "--changes", "--provider-base-url",
+                "--max-premium-requests", "--max-tokens", "--tool-timeout", "--startup-timeout", "--verify", "--max-verify-rounds", "--mcp-config", "--session", "--state-dir", "--journal", "--timeline", "--changes", "--provider-base-url",
                 "--provider-type", "--provider-wire-api")) {
             add(Kind.VALUE, name);
         }

@@ -3,6 +3,8 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
+import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport;
 import io.jenkins.plugins.copilotautopilot.core.command.Setting;
 import java.io.InputStream;
@@ -47,6 +49,13 @@ public final class RunnerArguments {
             "      --verify CMD               a shell command run after task_complete; exit 0 accepts, else the agent is",
             "                                 asked to fix the failure in the same session (NOT_VERIFIED when it never passes)",
             "      --max-verify-rounds N      how often the check runs at most (default 2)",
+            "Sessions that continue:",
+            "      --session NAME             keep the session's state under NAME; a later run with the same NAME",
+            "                                 continues the conversation (a new session when none is kept)",
+            "      --state-dir DIR            where sessions are kept (default: ~/.copilot-autopilot/sessions)",
+            "MCP servers:",
+            "      --mcp-config FILE          MCP servers for the session, in the CLI's JSON format; a string value may",
+            "                                 refer to a variable as ${env:NAME}, put in when the session starts (masked)",
             "Network:",
             "      --allow-url URL            a URL or domain the tools may reach without --allow-all-tools (repeatable)",
             "      --deny-url URL             a URL or domain they may never reach, even with --allow-all-tools (repeatable)",
@@ -111,9 +120,31 @@ public final class RunnerArguments {
     private RunnerArguments() {
     }
 
+    /** The servers of an {@code --mcp-config} file, its {@code ${env:NAME}} references put in from {@code env}. */
+    private static McpServers.Resolved mcpServers(String file, Map<String, String> env) throws UsageException {
+        String text;
+        try {
+            text = java.nio.file.Files.readString(Path.of(file));
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new UsageException("--mcp-config: cannot read " + file + " (" + e.getMessage() + ")");
+        }
+        try {
+            Map<String, String> values = new java.util.HashMap<>();
+            for (String reference : McpServers.references(text)) {
+                String name = reference.substring(reference.indexOf(':') + 1);
+                if (reference.startsWith("env:") && env.get(name) != null) {
+                    values.put(reference, env.get(name));
+                }
+            }
+            return McpServers.resolve(text, values);
+        } catch (InvalidOptionsException e) {
+            throw new UsageException("--mcp-config " + file + ": " + String.join(" ", e.problems()));
+        }
+    }
+
     /** What the command line asks for. */
     public record Parsed(AutopilotOptions options, String workingDirectory, String copilotPath, Path journal,
-                         Path timeline, Path changes, boolean help, boolean version) {
+                         Path timeline, Path changes, boolean help, boolean version, Path keptSession) {
     }
 
     /** Thrown for a command line that cannot be used; the message says why. */
@@ -136,10 +167,10 @@ public final class RunnerArguments {
         OptionValues given = OptionValues.read(args);
         String copilot = given.last("--copilot", env.get("COPILOT_CLI"));
         if (given.flag("--help", false)) {
-            return new Parsed(null, null, copilot, null, null, null, true, false);
+            return new Parsed(null, null, copilot, null, null, null, true, false, null);
         }
         if (given.flag("--version", false)) {
-            return new Parsed(null, null, copilot, null, null, null, false, true);
+            return new Parsed(null, null, copilot, null, null, null, false, true, null);
         }
         String prompt = given.last("--prompt", null);
         String promptFile = given.last("--prompt-file", null);
@@ -187,6 +218,29 @@ public final class RunnerArguments {
         String maxRounds = given.last("--max-verify-rounds", null);
         options.verify(given.last("--verify", null))
                 .maxVerifyRounds(maxRounds == null ? null : integer("--max-verify-rounds", maxRounds));
+        Path kept = null;
+        String session = given.last("--session", null);
+        if (session != null) {
+            if (!AutopilotOptions.SESSION_NAME.matcher(session).matches()) {
+                throw new UsageException("--session must be a name of letters, digits, '.', '_' and '-' (at most 64), was '" + session + "'");
+            }
+            String stateDir = given.last("--state-dir", Path.of(env.getOrDefault("HOME", "."), ".copilot-autopilot", "sessions").toString());
+            kept = Path.of(stateDir).resolve(session + ".tgz").toAbsolutePath().normalize();
+            options.keepSession(true);
+            if (java.nio.file.Files.isRegularFile(kept)) {
+                try {
+                    options.keptSession(java.nio.file.Files.readAllBytes(kept));
+                } catch (java.io.IOException e) {
+                    throw new UsageException("--session " + session + ": cannot read " + kept + " (" + e.getMessage() + ")");
+                }
+            }
+        } else if (given.last("--state-dir", null) != null) {
+            throw new UsageException("--state-dir needs --session NAME");
+        }
+        String mcpConfig = given.last("--mcp-config", null);
+        if (mcpConfig != null) {
+            options.mcpServers(mcpServers(mcpConfig, env));
+        }
         given.all("--allow-url").forEach(options::allowUrl);
         given.all("--deny-url").forEach(options::denyUrl);
         if (given.flag("--sandbox", false)) {
@@ -215,7 +269,7 @@ public final class RunnerArguments {
             throw new UsageException(String.join(" ", problems));
         }
         return new Parsed(built, dir, copilot, path(given.last("--journal", null)), path(given.last("--timeline", null)),
-                path(given.last("--changes", null)), false, false);
+                path(given.last("--changes", null)), false, false, kept);
     }
 
     private static Path path(String value) {

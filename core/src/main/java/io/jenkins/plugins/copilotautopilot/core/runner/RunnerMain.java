@@ -8,6 +8,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader;
@@ -157,7 +158,11 @@ public final class RunnerMain {
             err.println(NAME + ": " + e.getMessage());
             return 1;
         }
-        return runTask(options, cli, workDir, parsed.journal(), parsed.timeline(), parsed.changes());
+        if (parsed.keptSession() != null) {
+            out.println(LogRenderer.PREFIX + (options.keptSession() != null ? "Continuing the session kept in " + parsed.keptSession()
+                    : "No session kept in " + parsed.keptSession() + " yet: starting a new one, kept there at its end"));
+        }
+        return runTask(options, cli, workDir, parsed.journal(), parsed.timeline(), parsed.changes(), parsed.keptSession());
     }
 
     /**
@@ -165,7 +170,8 @@ public final class RunnerMain {
      * processes are gone, the journal and timeline are complete and the private folder (the CLI's COPILOT_HOME
      * with the session's full, unmasked state) is deleted.
      */
-    private int runTask(AutopilotOptions options, CliExecutable cli, Path workDir, Path journal, Path timeline, Path changes) {
+    private int runTask(AutopilotOptions options, CliExecutable cli, Path workDir, Path journal, Path timeline, Path changes,
+                        Path keptSession) {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         AtomicBoolean stopRequested = new AtomicBoolean();
         CountDownLatch finished = new CountDownLatch(1);
@@ -205,7 +211,8 @@ public final class RunnerMain {
             if (stopRequested.get()) {
                 engine.get().abort();
             }
-            SessionResult result = engine.get().run(command, new LocalCliLauncher());
+            SessionResult result = engine.get().run(command, keptSession == null ? new LocalCliLauncher()
+                    : new KeepingLauncher(new LocalCliLauncher(), keptSession));
             if (timeline != null) {
                 try {
                     writeTimeline(journalFile, timeline);

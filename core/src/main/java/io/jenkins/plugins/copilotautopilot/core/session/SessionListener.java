@@ -15,15 +15,15 @@ public interface SessionListener {
     }
 
     /** The launch script found the CLI it runs ({@code version} empty when unknown); said only when asked for. */
-    /** The acceptance check's round {@code round} (1, 2, ...) starts. */
-    default void onVerifyStarted(int round) {
+    /** The acceptance check's round {@code round} (1, 2, ...) starts ({@code at}: when, or null). */
+    default void onVerifyStarted(int round, java.time.Instant at) {
     }
 
     /** One of the last lines of its output (masked by the launch script for the agent, and again by the log). */
     default void onVerifyOutput(String line) {
     }
 
-    default void onVerifyFinished(int round, int exitCode) {
+    default void onVerifyFinished(int round, int exitCode, java.time.Instant at) {
     }
 
     default void onCliFound(String path, String version) {

@@ -150,7 +150,7 @@ public final class SessionTracker {
                     verifyRunning = true;
                     verifyRounds = Math.max(verifyRounds, round);
                 }
-                listeners.forEach(l -> l.onVerifyStarted(round));
+                listeners.forEach(l -> l.onVerifyStarted(round, event.timestamp()));
             }
             case CliEvent.VERIFY_OUTPUT -> {
                 String text = event.dataText("text");
@@ -163,7 +163,7 @@ public final class SessionTracker {
                     verifyRunning = false;
                     verifyExitCode = exit;
                 }
-                listeners.forEach(l -> l.onVerifyFinished(round, exit));
+                listeners.forEach(l -> l.onVerifyFinished(round, exit, event.timestamp()));
             }
             default -> {
                 // other and future event types: recorded in the journal, nothing to follow here

@@ -50,6 +50,8 @@ public final class TaskSettings {
     private final List<String> allowUrlsOutside;
     private final Boolean sandbox;
     private final String verify;
+    /** The MCP servers' configuration as given (JSON text or {@code @file}), references not yet resolved. */
+    private final String mcpServers;
     private final Integer maxVerifyRounds;
     private final List<String> secretEnvVars;
     private final List<String> toolSecrets;
@@ -94,6 +96,7 @@ public final class TaskSettings {
         allowUrlsOutside = List.copyOf(b.allowUrlsOutside);
         sandbox = b.sandbox;
         verify = b.verify == null || b.verify.isBlank() ? null : b.verify;
+        mcpServers = b.mcpServers == null || b.mcpServers.isBlank() ? null : b.mcpServers.strip();
         maxVerifyRounds = b.maxVerifyRounds;
         secretEnvVars = clean(b.secretEnvVars);
         toolSecrets = clean(b.toolSecrets);
@@ -176,6 +179,7 @@ public final class TaskSettings {
             b.allowUrlsOutside = allowUrls.stream().filter(u -> !ceiling.contains(u.toLowerCase(java.util.Locale.ROOT))).toList();
         }
         b.verify = pick("verify", verify, defaults.verify, taken);
+        b.mcpServers = pick("mcpServers", mcpServers, defaults.mcpServers, taken);
         b.maxVerifyRounds = pick("maxVerifyRounds", maxVerifyRounds, defaults.maxVerifyRounds, taken);
         // the administrator's yes is a floor: every session runs sandboxed
         b.sandbox = Boolean.TRUE.equals(defaults.sandbox) ? Boolean.TRUE : pick("sandbox", sandbox, defaults.sandbox, taken);
@@ -449,6 +453,11 @@ public final class TaskSettings {
         return verify;
     }
 
+    /** The MCP servers' configuration as given (JSON text, or {@code @file} in the workspace), or null. */
+    public String mcpServers() {
+        return mcpServers;
+    }
+
     public Integer maxVerifyRounds() {
         return maxVerifyRounds;
     }
@@ -560,6 +569,7 @@ public final class TaskSettings {
         private List<String> allowUrlsOutside = List.of();
         private Boolean sandbox;
         private String verify;
+        private String mcpServers;
         private Integer maxVerifyRounds;
         private List<String> secretEnvVars = List.of();
         private List<String> toolSecrets = List.of();
@@ -657,6 +667,11 @@ public final class TaskSettings {
 
         public Builder denyUrls(List<String> value) {
             denyUrls = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder mcpServers(String value) {
+            mcpServers = value;
             return this;
         }
 

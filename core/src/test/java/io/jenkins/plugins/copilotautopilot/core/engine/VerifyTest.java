@@ -43,6 +43,14 @@ class VerifyTest {
         assertThat(messages).contains("exited with code 3").contains("FAIL: fixed.txt is missing").contains("fixed.txt ]")
                 .contains("Implemented it.");
         assertThat(run.journalText()).contains("autopilot.verify_finished");
+        // the session page and the timeline draw each round as a call of "verify" in the turn it follows
+        var report = io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader.read(run.journal);
+        var rounds = report.turns().stream().flatMap(t -> t.toolCalls().stream()).filter(c -> c.name().equals("verify")).toList();
+        assertThat(rounds).extracting(c -> c.arguments() + " " + c.status() + " " + c.error())
+                .containsExactly("round 1 FAILED exit code 3", "round 2 SUCCEEDED null");
+        assertThat(rounds.get(0).output()).contains("FAIL: fixed.txt is missing");
+        assertThat(rounds.get(0).startedAt()).isNotNull();
+        assertThat(io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg.render(report)).contains("verify");
     }
 
     @Test

@@ -107,6 +107,21 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void mcpConfigTakesItsSecretsFromTheEnvironment(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path config = java.nio.file.Files.writeString(tmp.resolve("mcp.json"),
+                "{\"tickets\": {\"command\": \"node\", \"env\": {\"TOKEN\": \"${env:TICKETS_TOKEN}\"}}}");
+        AutopilotOptions options = parse(Map.of("TICKETS_TOKEN", "tkt_secret"), "-p", "x", "--mcp-config", config.toString()).options();
+        assertThat(options.mcpServers().servers()).containsExactly("tickets");
+        assertThat(options.mcpServers().json()).contains("\"TOKEN\":\"tkt_secret\"");
+        assertThat(options.secretValues()).contains("tkt_secret");
+        assertThat(options.toString()).doesNotContain("tkt_secret");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--mcp-config", config.toString()))
+                .isInstanceOf(RunnerArguments.UsageException.class)
+                .hasMessage("--mcp-config " + config + ": mcpServers refers to env:TICKETS_TOKEN, which has no value here"
+                        + " (a credential this build may not use, or a variable it does not set).");
+    }
+
+    @Test
     void booleanOptionsHonourAnExplicitValue() throws Exception {
         assertThat(options("-p", "x", "--allow-all-tools").allowAllTools()).isTrue();
         assertThat(options("-p", "x", "--allow-all-tools=true").allowAllTools()).isTrue();

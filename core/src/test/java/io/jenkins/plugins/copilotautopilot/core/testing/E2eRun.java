@@ -82,6 +82,7 @@ public final class E2eRun {
         private CliExecutable cli;
         private WorkDirSetup setup = dir -> { };
         private final java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+        private Path keepIn;
 
         private Builder(ScriptedModelServer.Script script) {
             this.script = script;
@@ -125,6 +126,13 @@ public final class E2eRun {
             return this;
         }
 
+        /** Keeps the session's state in this file at the end (as {@code --session} does). */
+        public Builder keepSessionIn(Path file) {
+            this.keepIn = file;
+            options.add(o -> o.keepSession(true));
+            return this;
+        }
+
         /** A variable of the environment the run starts with (and the CLI's command is built from). */
         public Builder environment(String name, String value) {
             environment.put(name, value);
@@ -157,8 +165,10 @@ public final class E2eRun {
                 listeners.forEach(engineBuilder::listener);
                 AutopilotEngine engine = engineBuilder.build();
                 engineHooks.forEach(h -> h.accept(engine));
-                TeeLauncher launcher = new TeeLauncher(new LocalCliLauncher(
-                        io.jenkins.plugins.copilotautopilot.core.process.ProcessTreeKiller.DEFAULT_GRACE, environment));
+                io.jenkins.plugins.copilotautopilot.core.process.CliLauncher local = new LocalCliLauncher(
+                        io.jenkins.plugins.copilotautopilot.core.process.ProcessTreeKiller.DEFAULT_GRACE, environment);
+                TeeLauncher launcher = new TeeLauncher(keepIn == null ? local
+                        : new io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher(local, keepIn));
                 SessionResult result = engine.run(command, launcher);
                 return new E2eRun(result, log, journal, launcher.stdout(), command.runId(), server, work, command);
             } finally {

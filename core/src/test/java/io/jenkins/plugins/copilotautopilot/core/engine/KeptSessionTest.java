@@ -1,0 +1,62 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Script;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A session kept between runs: the first run packs the CLI's state at its end, the second starts from it in a new
+ * working directory and the CLI resumes the conversation (the model's first request of run 2 holds run 1's); an
+ * acceptance check does not count the kept run's completion as the new one's. The real CLI 1.0.102.
+ */
+class KeptSessionTest {
+    @TempDir
+    Path tmp;
+
+    /** Completes each new prompt once: a conversation that ends with the user's words gets a task_complete. */
+    private static final Script COMPLETE = request -> {
+        var messages = request.body().path("messages");
+        boolean userSpokeLast = messages.size() > 0 && "user".equals(messages.get(messages.size() - 1).path("role").asText());
+        return userSpokeLast ? Reply.taskComplete("Noted.") : Reply.text("Done.");
+    };
+
+    @Test
+    void aSecondRunContinuesTheFirstRunsConversation() throws Exception {
+        Path kept = tmp.resolve("sessions/pr-42.tgz");
+        E2eRun first = E2eRun.with(COMPLETE).prompt("Remember the code word PAPAYA-7.").keepSessionIn(kept).run();
+        assertThat(first.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(kept).isRegularFile();
+
+        byte[] state = Files.readAllBytes(kept);
+        E2eRun second = E2eRun.with(COMPLETE).prompt("Which code word did I give you?")
+                .options(o -> o.keptSession(state)).keepSessionIn(kept).run();
+
+        assertThat(second.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        String firstRequest = second.server.requests().get(0).toString();
+        assertThat(firstRequest).contains("PAPAYA-7").contains("Which code word did I give you?");
+        assertThat(second.result.sessionId()).isEqualTo(first.result.sessionId());
+        assertThat(Files.size(kept)).isGreaterThan(0);
+    }
+
+    @Test
+    void aVerifyCheckDoesNotTakeTheKeptRunsCompletionForTheNewOne() throws Exception {
+        Path kept = tmp.resolve("pr-7.tgz");
+        E2eRun.with(COMPLETE).prompt("Start.").keepSessionIn(kept).run();
+        byte[] state = Files.readAllBytes(kept);
+
+        E2eRun second = E2eRun.with(request -> Reply.text("Still thinking."))
+                .options(o -> o.keptSession(state).maxAutopilotContinues(1).verify("echo ran > verify-ran.txt"))
+                .run();
+
+        assertThat(second.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
+        assertThat(second.result.verifyRounds()).isZero();
+        assertThat(second.workDir.resolve("verify-ran.txt")).doesNotExist();
+    }
+}

@@ -1,0 +1,81 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import hudson.AbortException;
+import hudson.EnvVars;
+import hudson.FilePath;
+import hudson.model.Run;
+import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
+import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code mcpServers}: the MCP servers' configuration as the step gives it (JSON text, or {@code @file} in the
+ * workspace), its {@code ${credentials:ID}} references looked up as Secret text credentials with the build's identity
+ * and its {@code ${env:NAME}} ones in the build's environment; one line for every way that fails.
+ */
+final class McpServersSetting {
+    /** The most a configuration file may hold. */
+    static final int MAX_BYTES = 256 * 1024;
+
+    private McpServersSetting() {
+    }
+
+    /** The configuration's text: the setting itself, or the file it names with {@code @}; call within a time limit. */
+    static String text(String setting, FilePath workspace) throws IOException, InterruptedException {
+        if (!setting.startsWith("@")) {
+            return setting;
+        }
+        String name = setting.substring(1).strip();
+        FilePath file = workspace.child(name);
+        if (!file.exists() || file.isDirectory()) {
+            throw new AbortException(Messages.McpServersSetting_Missing(name, workspace.getRemote()));
+        }
+        byte[] bytes;
+        try (InputStream in = file.read()) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new AbortException(Messages.McpServersSetting_TooLarge(name, MAX_BYTES));
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** The references of a configuration, e.g. {@code credentials:jira-token}; kept to mask their values after a restart. */
+    static List<String> references(String text) throws AbortException {
+        try {
+            return new ArrayList<>(McpServers.references(text));
+        } catch (InvalidOptionsException e) {
+            throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
+        }
+    }
+
+    /** The values of {@code references}: credentials as the build may use them, variables of {@code env}. */
+    static Map<String, String> values(List<String> references, Run<?, ?> run, EnvVars env) throws AbortException {
+        Map<String, String> values = new HashMap<>();
+        for (String reference : references) {
+            String id = reference.substring(reference.indexOf(':') + 1);
+            if (reference.startsWith("credentials:")) {
+                values.put(reference, StringCredentialLookup.secret(run, id, "mcpServers"));
+            } else if (env.get(id) != null) {
+                values.put(reference, env.get(id));
+            }
+        }
+        return values;
+    }
+
+    /** The configuration with its references put in. */
+    static McpServers.Resolved resolve(String text, Run<?, ?> run, EnvVars env) throws AbortException {
+        List<String> references = references(text);
+        try {
+            return McpServers.resolve(text, values(references, run, env));
+        } catch (InvalidOptionsException e) {
+            throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
+        }
+    }
+}
