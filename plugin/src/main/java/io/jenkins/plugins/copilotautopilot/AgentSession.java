@@ -130,6 +130,8 @@ final class AgentSession implements CliSession, SessionInbox {
     private boolean ended;
     private String launchError;
     private WorkTreeChanges changes;
+    private byte[] keptSession;
+    private long keptSessionSize;
 
     private volatile VirtualChannel watchedChannel;
     private volatile boolean watchUnsupported = !WATCH;
@@ -237,7 +239,19 @@ final class AgentSession implements CliSession, SessionInbox {
             exitCode = code;
             launchError = last.launchError;
             changes = WorkTreeChanges.parse(last.changesStatus, last.changesNumstat, last.changesPatch);
+            keptSession = last.keptSession;
+            keptSessionSize = last.keptSessionSize;
         }
+    }
+
+    /** The session's packed state as handed over at its end (durable-task's watch), or null. */
+    synchronized byte[] handedOverKeptSession() {
+        return keptSession;
+    }
+
+    /** Its size, also when it was too large to hand over; 0 when none was handed over. */
+    synchronized long handedOverKeptSessionSize() {
+        return keptSessionSize;
     }
 
     /** Takes what is new in {@code chunk}: bytes before the expected position were handed over before. */
@@ -358,7 +372,7 @@ final class AgentSession implements CliSession, SessionInbox {
         SessionInbox exported = channel.export(SessionInbox.class, this);
         try {
             where.controller.watch(taskWorkspace, new EventsHandler(exported, where.controlFolder, where.logFile, CHUNK_BYTES,
-                    from.output(), from.stderr(), from.usage()), owner.listener());
+                    from.output(), from.stderr(), from.usage(), KeptSessions.limitBytes()), owner.listener());
             watchedChannel = channel;
         } catch (UnsupportedOperationException e) {
             watchUnsupported = true;
@@ -492,6 +506,11 @@ final class AgentSession implements CliSession, SessionInbox {
         FilePath controlParent = WorkspaceList.tempDir(taskWorkspace);
         TimeLimits.limit(taskWorkspace.getChannel(), REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Deleting(taskWorkspace.getRemote()),
                 () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent == null ? taskWorkspace.getRemote() : controlParent.getRemote())));
+    }
+
+    /** Where the launch script packs the session's state for a later build ({@code session}). */
+    FilePath keptSession() throws IOException {
+        return controlFolder().child(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.KEPT_SESSION);
     }
 
     private FilePath controlFolder() throws IOException {

@@ -131,6 +131,9 @@ final class AutopilotStepRunner {
             mcpReferences = McpServersSetting.references(text);
             options = options.toBuilder().mcpServers(McpServersSetting.resolve(text, run, env)).build();
         }
+        if (settings.session() != null) {
+            options = options.toBuilder().keptSession(KeptSessions.load(run, settings.session(), listener)).build();
+        }
         for (String name : settings.toolSecrets()) {
             if (env.get(name) == null) {
                 listener.getLogger().println(Messages.AutopilotStepRunner_ToolSecretUnset(name));
@@ -175,7 +178,7 @@ final class AutopilotStepRunner {
                 settings.resultWhenBlockedValue().name(), settings.changesFile(),
                 settings.changesFile() == null ? null : workspace.child(settings.changesFile()).getRemote(),
                 settings.checksNameToPublish(), millis(options.toolTimeout()), millis(options.startupTimeout()),
-                options.verify(), options.maxVerifyRounds(), mcpReferences);
+                options.verify(), options.maxVerifyRounds(), mcpReferences, settings.session());
         LiveSessions.started(run, invocationId, journal, state);
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, state, listener);

@@ -31,6 +31,15 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     private CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
     /** A label expression: sessions run only on nodes matching it (null: anywhere). The administrator's alone. */
     private String allowedLabels;
+    /** How long a kept session ({@code session}) may wait for its next build, in days; null: {@link #DEFAULT_KEPT_DAYS}. */
+    private Integer keptSessionDays;
+    /** How many sessions a job may keep; null: {@link #DEFAULT_KEPT_PER_JOB}. */
+    private Integer keptSessionsPerJob;
+    /** How large a kept session's state may be, in MB; null: {@link #DEFAULT_KEPT_MEGABYTES}. */
+    private Integer keptSessionMegabytes;
+    static final int DEFAULT_KEPT_DAYS = 30;
+    static final int DEFAULT_KEPT_PER_JOB = 20;
+    static final int DEFAULT_KEPT_MEGABYTES = 50;
     /** Set while a form is bound: the form is saved once, at the end, rather than once per setting. */
     private transient boolean binding;
 
@@ -60,6 +69,54 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
         if (!binding) {
             save();
         }
+    }
+
+    public Integer getKeptSessionDays() {
+        return keptSessionDays;
+    }
+
+    @DataBoundSetter
+    public void setKeptSessionDays(Integer days) {
+        this.keptSessionDays = days == null ? null : Math.max(1, Math.min(days, 3650));
+        if (!binding) {
+            save();
+        }
+    }
+
+    public Integer getKeptSessionsPerJob() {
+        return keptSessionsPerJob;
+    }
+
+    @DataBoundSetter
+    public void setKeptSessionsPerJob(Integer count) {
+        this.keptSessionsPerJob = count == null ? null : Math.max(1, Math.min(count, 1000));
+        if (!binding) {
+            save();
+        }
+    }
+
+    public Integer getKeptSessionMegabytes() {
+        return keptSessionMegabytes;
+    }
+
+    @DataBoundSetter
+    public void setKeptSessionMegabytes(Integer megabytes) {
+        this.keptSessionMegabytes = megabytes == null ? null : Math.max(1, Math.min(megabytes, 1024));
+        if (!binding) {
+            save();
+        }
+    }
+
+    int keptSessionDays() {
+        return keptSessionDays == null ? DEFAULT_KEPT_DAYS : keptSessionDays;
+    }
+
+    int keptSessionsPerJob() {
+        return keptSessionsPerJob == null ? DEFAULT_KEPT_PER_JOB : keptSessionsPerJob;
+    }
+
+    int keptSessionMegabytes() {
+        return keptSessionMegabytes == null ? DEFAULT_KEPT_MEGABYTES : keptSessionMegabytes;
     }
 
     public String getAllowedLabels() {

@@ -60,6 +60,7 @@ public final class CopilotAutopilotStep extends Step {
     private Boolean sandbox;
     private String verify;
     private String mcpServers;
+    private String session;
     private Integer maxVerifyRounds;
     private List<String> secretEnvVars = new ArrayList<>();
     private List<String> toolSecrets = new ArrayList<>();
@@ -258,6 +259,16 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setAddDirs(List<String> addDirs) {
         this.addDirs = FormLists.clean(addDirs);
+    }
+
+    public String getSession() {
+        return session;
+    }
+
+    /** A name (e.g. {@code pr-42}) the session is kept under: the job's next build with it continues the conversation. */
+    @DataBoundSetter
+    public void setSession(String session) {
+        this.session = Util.fixEmptyAndTrim(session);
     }
 
     public String getMcpServers() {
@@ -517,6 +528,7 @@ public final class CopilotAutopilotStep extends Step {
                 .sandbox(sandbox)
                 .verify(verify)
                 .mcpServers(mcpServers)
+                .session(session)
                 .maxVerifyRounds(maxVerifyRounds)
                 .secretEnvVars(secretEnvVars)
                 .toolSecrets(toolSecrets)

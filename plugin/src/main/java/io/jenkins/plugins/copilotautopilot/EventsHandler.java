@@ -43,6 +43,8 @@ final class EventsHandler extends Handler {
     private long outputOffset;
     private long stderrOffset;
     private long usageOffset;
+    /** The largest packed session state handed over (a larger one is only measured). */
+    private final long keptSessionLimit;
     private transient long lastHandover;
     private transient ScheduledFuture<?> look;
     private transient boolean ended;
@@ -55,7 +57,8 @@ final class EventsHandler extends Handler {
      * @param usageOffset  how much of the CLI's session state the controller has read
      */
     EventsHandler(SessionInbox inbox, String controlFolder, String logFile, int maxBytes, long outputOffset, long stderrOffset,
-                  long usageOffset) {
+                  long usageOffset, long keptSessionLimit) {
+        this.keptSessionLimit = keptSessionLimit;
         this.inbox = inbox;
         this.controlFolder = controlFolder;
         this.logFile = logFile;
@@ -128,6 +131,12 @@ final class EventsHandler extends Handler {
         last.changesStatus = readIfThere(folder.resolve(ControlFolder.CHANGES_STATUS));
         last.changesNumstat = readIfThere(folder.resolve(ControlFolder.CHANGES_NUMSTAT));
         last.changesPatch = readIfThere(folder.resolve(ControlFolder.CHANGES_PATCH));
+        // the session's state for a later build: handed over now, since durable-task deletes the folder after this
+        Path kept = folder.resolve(ControlFolder.KEPT_SESSION);
+        if (Files.isRegularFile(kept)) {
+            last.keptSessionSize = Files.size(kept);
+            last.keptSession = last.keptSessionSize <= keptSessionLimit ? Files.readAllBytes(kept) : null;
+        }
         inbox.exited(code, last);
     }
 

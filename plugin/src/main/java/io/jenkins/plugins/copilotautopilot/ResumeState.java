@@ -44,6 +44,8 @@ final class ResumeState implements Serializable {
     final Long toolTimeoutMillis;
     /** The limit on the CLI's first output in milliseconds, or null for none. */
     final Long startupTimeoutMillis;
+    /** The name the session is kept under at its end, or null. */
+    final String session;
     /** The MCP configuration's references ({@code credentials:ID}, {@code env:NAME}): their values are masked; null in older states. */
     final ArrayList<String> mcpReferences;
     /** The acceptance check's command, or null (null too in the state of an older version). */
@@ -65,7 +67,7 @@ final class ResumeState implements Serializable {
                 Collection<String> secretVariables, String resultWhenIncomplete, boolean propagate,
                 Double maxPremiumRequests, Long maxTokens, boolean agentTextInConsole, String resultWhenBlocked,
                 String changesFile, String changesPath, String checksName, Long toolTimeoutMillis, Long startupTimeoutMillis,
-                String verify, int maxVerifyRounds, Collection<String> mcpReferences) {
+                String verify, int maxVerifyRounds, Collection<String> mcpReferences, String session) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
         this.launchFolder = launchFolder;
@@ -90,6 +92,7 @@ final class ResumeState implements Serializable {
         this.verify = verify;
         this.maxVerifyRounds = maxVerifyRounds;
         this.mcpReferences = new ArrayList<>(mcpReferences);
+        this.session = session;
     }
 
     /** The same, once the session runs at {@code where}. */
@@ -97,6 +100,6 @@ final class ResumeState implements Serializable {
         return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, timeoutMillis, inactivityMillis,
                 tokenCredentialsId, providerCredentialsId, secretVariables, resultWhenIncomplete, propagate, maxPremiumRequests,
                 maxTokens, agentTextInConsole, resultWhenBlocked, changesFile, changesPath, checksName, toolTimeoutMillis,
-                startupTimeoutMillis, verify, maxVerifyRounds, mcpReferences == null ? java.util.List.of() : mcpReferences);
+                startupTimeoutMillis, verify, maxVerifyRounds, mcpReferences == null ? java.util.List.of() : mcpReferences, session);
     }
 }

@@ -27,6 +27,9 @@ final class SessionChunk implements Serializable {
     byte[] changesStatus;
     byte[] changesNumstat;
     byte[] changesPatch;
+    /** The session's state packed for a later build ({@code session}), or null; its size when it was too large to hand over. */
+    byte[] keptSession;
+    long keptSessionSize;
 
     SessionChunk(long outputStart, byte[] output, long stderrStart, byte[] stderr, long usageStart, byte[] usage, long usageConsumed) {
         this.outputStart = outputStart;

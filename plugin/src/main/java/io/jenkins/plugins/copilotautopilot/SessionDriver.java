@@ -258,6 +258,9 @@ final class SessionDriver implements AgentSession.Owner {
         Following.recorders().submit(() -> {
             boolean written = false;
             try {
+                if (s != null && build.state().session != null) {
+                    keepSoon(s, build.state().session);
+                }
                 if (s != null && !cleanedUpSoon(s)) {
                     build.listener().getLogger().println(Messages.SessionDriver_CleanupLater(s.location().controlFolder,
                             s.location().displayNode()));
@@ -274,6 +277,27 @@ final class SessionDriver implements AgentSession.Owner {
                 build.ended(result, written);
             }
         });
+    }
+
+    /** Keeps the session's state for the job's next build, on the remote-call pool, waited for a bounded time. */
+    private void keepSoon(AgentSession s, String name) {
+        Future<?> keeping = Following.remoteCalls().submit(() -> {
+            try {
+                KeptSessions.save(build.run(), name, s, build.listener());
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                build.listener().getLogger().println(Messages.KeptSessions_Failed(name, e.getMessage()));
+            }
+            return null;
+        });
+        try {
+            keeping.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            keeping.cancel(true);
+            build.listener().getLogger().println(Messages.KeptSessions_Failed(name, e.toString()));
+        } catch (InterruptedException e) {
+            keeping.cancel(true);
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

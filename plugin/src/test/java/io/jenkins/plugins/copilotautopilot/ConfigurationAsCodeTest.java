@@ -53,6 +53,8 @@ class ConfigurationAsCodeTest {
         assertEquals(Integer.valueOf(20), defaults.getToolTimeout());
         assertThat(defaults.getDenyUrls(), contains("http://169.254.169.254"));
         assertEquals("linux", CopilotAutopilotConfiguration.get().getAllowedLabels());
+        assertEquals(Integer.valueOf(14), CopilotAutopilotConfiguration.get().getKeptSessionDays());
+        assertEquals(CopilotAutopilotConfiguration.DEFAULT_KEPT_PER_JOB, CopilotAutopilotConfiguration.get().keptSessionsPerJob());
         assertNull(defaults.getAllowAllTools(), "not set: off");
         // imported once, and saved: Configuration as Code never saves a descriptor itself
         CopilotAutopilotConfiguration reloaded = new CopilotAutopilotConfiguration();

@@ -99,6 +99,7 @@ class CopilotAutopilotConfigurationTest {
         config.getDefaults().setAllowUrls(List.of("https://registry.example.com"));
         config.getDefaults().setDenyUrls(List.of("http://169.254.169.254", "evil.example"));
         config.getDefaults().setSandbox(true);
+        config.setKeptSessionDays(7);
 
         HtmlForm form = j.createWebClient().goTo("configure").getFormByName("config");
         j.submit(form);
@@ -122,6 +123,8 @@ class CopilotAutopilotConfigurationTest {
         assertThat(after.getDefaults().getAllowUrls(), contains("https://registry.example.com"));
         assertThat(after.getDefaults().getDenyUrls(), contains("http://169.254.169.254", "evil.example"));
         assertEquals(Boolean.TRUE, after.getDefaults().getSandbox());
+        assertEquals(Integer.valueOf(7), after.getKeptSessionDays());
+        assertNull(after.getKeptSessionsPerJob(), "not set: the default");
         assertThat(Files.readString(j.jenkins.getRootDir().toPath().resolve(CopilotAutopilotConfiguration.class.getName() + ".xml")),
                 not(containsString(ADMIN_PROVIDER_KEY)));
     }

@@ -292,6 +292,7 @@ class CopilotAutopilotStepTest {
         step.setDenyUrls(List.of("http://169.254.169.254"));
         step.setSandbox(true);
         step.setVerify("mvn -q test");
+        step.setSession("pr-42");
         step.setMcpServers("{\"tickets\": {\"command\": \"node\", \"env\": {\"T\": \"${credentials:t}\"}}}");
         step.setMaxVerifyRounds(3);
         step.setCopilotPath("/opt/copilot");

@@ -50,8 +50,15 @@ public final class TaskSettings {
     private final List<String> allowUrlsOutside;
     private final Boolean sandbox;
     private final String verify;
+    /** The name the session is kept under between the job's builds, or null. */
+    public String session() {
+        return session;
+    }
+
     /** The MCP servers' configuration as given (JSON text or {@code @file}), references not yet resolved. */
     private final String mcpServers;
+    /** The name the session is kept under for the job's next builds, or null. The step's alone. */
+    private final String session;
     private final Integer maxVerifyRounds;
     private final List<String> secretEnvVars;
     private final List<String> toolSecrets;
@@ -97,6 +104,7 @@ public final class TaskSettings {
         sandbox = b.sandbox;
         verify = b.verify == null || b.verify.isBlank() ? null : b.verify;
         mcpServers = b.mcpServers == null || b.mcpServers.isBlank() ? null : b.mcpServers.strip();
+        session = b.session == null || b.session.isBlank() ? null : b.session.strip();
         maxVerifyRounds = b.maxVerifyRounds;
         secretEnvVars = clean(b.secretEnvVars);
         toolSecrets = clean(b.toolSecrets);
@@ -180,6 +188,7 @@ public final class TaskSettings {
         }
         b.verify = pick("verify", verify, defaults.verify, taken);
         b.mcpServers = pick("mcpServers", mcpServers, defaults.mcpServers, taken);
+        b.session = session;
         b.maxVerifyRounds = pick("maxVerifyRounds", maxVerifyRounds, defaults.maxVerifyRounds, taken);
         // the administrator's yes is a floor: every session runs sandboxed
         b.sandbox = Boolean.TRUE.equals(defaults.sandbox) ? Boolean.TRUE : pick("sandbox", sandbox, defaults.sandbox, taken);
@@ -244,6 +253,10 @@ public final class TaskSettings {
             problems.add("allowUrls may only narrow the administrator's allow list (Manage Jenkins » System), which does not hold "
                     + String.join(" ", allowUrlsOutside) + ".");
         }
+        if (session != null && !AutopilotOptions.SESSION_NAME.matcher(session).matches()) {
+            problems.add("session must be a name of letters, digits, '.', '_' and '-' (at most 64, not starting with '.', '_' or '-'),"
+                    + " e.g. pr-42; was '" + session + "'.");
+        }
         if (changesFile != null && Boolean.FALSE.equals(recordChanges)) {
             problems.add("changesFile needs the changes recorded: leave recordChanges on, or leave changesFile out.");
         }
@@ -256,6 +269,7 @@ public final class TaskSettings {
                 .allowAllPaths(Boolean.TRUE.equals(allowAllPaths) && !allowAllPathsRefused)
                 .sandbox(Boolean.TRUE.equals(sandbox))
                 .verify(verify)
+                .keepSession(session != null)
                 .maxVerifyRounds(maxVerifyRounds)
                 .recordChanges(!Boolean.FALSE.equals(recordChanges))
                 .githubToken(githubToken)
@@ -570,6 +584,7 @@ public final class TaskSettings {
         private Boolean sandbox;
         private String verify;
         private String mcpServers;
+        private String session;
         private Integer maxVerifyRounds;
         private List<String> secretEnvVars = List.of();
         private List<String> toolSecrets = List.of();
@@ -667,6 +682,11 @@ public final class TaskSettings {
 
         public Builder denyUrls(List<String> value) {
             denyUrls = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder session(String value) {
+            session = value;
             return this;
         }
 

@@ -1,0 +1,176 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import hudson.FilePath;
+import hudson.model.Job;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.text.DateFormat;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sessions that continue in a later build ({@code session: 'pr-42'}): the CLI's state of a named session, packed by
+ * the launch script at the session's end, kept in the job's own folder on the controller
+ * ({@code JOB/copilot-sessions/NAME.tgz} and {@code NAME.properties}), so that it goes with a renamed job and is
+ * deleted with a deleted one. It may hold what tools printed, unmasked: no page serves that folder. Kept for
+ * {@link CopilotAutopilotConfiguration#keptSessionDays()} days, at most {@link CopilotAutopilotConfiguration#keptSessionsPerJob()}
+ * per job (the oldest go first) and of at most {@link CopilotAutopilotConfiguration#keptSessionMegabytes()} each.
+ */
+final class KeptSessions {
+    static final String FOLDER = "copilot-sessions";
+
+    private KeptSessions() {
+    }
+
+    static File folder(Job<?, ?> job) {
+        return new File(job.getRootDir(), FOLDER);
+    }
+
+    /** The kept state of {@code name} for this build's job, or null (the log says why a new session starts). */
+    static synchronized byte[] load(Run<?, ?> run, String name, TaskListener listener) throws IOException {
+        File dir = folder(run.getParent());
+        File state = new File(dir, name + ".tgz");
+        Properties meta = meta(new File(dir, name + ".properties"));
+        if (!state.isFile()) {
+            listener.getLogger().println(Messages.KeptSessions_None(name));
+            return null;
+        }
+        long savedAt = Long.parseLong(meta.getProperty("savedAt", "0"));
+        int days = CopilotAutopilotConfiguration.get().keptSessionDays();
+        if (System.currentTimeMillis() - savedAt > TimeUnit.DAYS.toMillis(days)) {
+            delete(dir, name);
+            listener.getLogger().println(Messages.KeptSessions_Expired(name, meta.getProperty("build", "?"), when(savedAt), days));
+            return null;
+        }
+        byte[] bytes = Files.readAllBytes(state.toPath());
+        listener.getLogger().println(Messages.KeptSessions_Continuing(name, meta.getProperty("build", "?"), when(savedAt),
+                megabytes(bytes.length)));
+        return bytes;
+    }
+
+    /** The largest state a session may keep, in bytes. */
+    static long limitBytes() {
+        return CopilotAutopilotConfiguration.get().keptSessionMegabytes() * 1024L * 1024L;
+    }
+
+    /**
+     * Keeps the state the launch script packed as {@code name}'s, replacing what was kept, then forgets expired and
+     * surplus sessions of the job: the state durable-task's watch handed over at the end, else the packed file in the
+     * control folder (read from the agent within a time limit).
+     */
+    static void save(Run<?, ?> run, String name, AgentSession session, TaskListener listener) throws IOException, InterruptedException {
+        long limit = limitBytes();
+        byte[] bytes = session.handedOverKeptSession();
+        if (bytes == null && session.handedOverKeptSessionSize() > 0) {
+            bytes = new byte[0]; // too large to hand over
+        } else if (bytes == null) {
+            bytes = read(name, session.keptSession(), limit);
+        }
+        if (bytes == null) {
+            listener.getLogger().println(Messages.KeptSessions_NothingToKeep(name));
+            return;
+        }
+        if (bytes.length == 0 || bytes.length > limit) {
+            listener.getLogger().println(Messages.KeptSessions_TooLarge(name, CopilotAutopilotConfiguration.get().keptSessionMegabytes()));
+            return;
+        }
+        write(run, name, bytes);
+        listener.getLogger().println(Messages.KeptSessions_Kept(name, megabytes(bytes.length)));
+    }
+
+    /** The packed file in a control folder that is still there (sessions followed by polling), or null. */
+    private static byte[] read(String name, FilePath packed, long limit) throws IOException, InterruptedException {
+        return TimeLimits.limit(packed.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
+                Messages.KeptSessions_Fetching(name), () -> {
+                    if (!packed.exists()) {
+                        return null;
+                    }
+                    if (packed.length() > limit) {
+                        return new byte[0];
+                    }
+                    try (InputStream in = packed.read()) {
+                        return in.readNBytes((int) limit + 1);
+                    } catch (java.nio.file.NoSuchFileException e) {
+                        return null;
+                    }
+                });
+    }
+
+    private static synchronized void write(Run<?, ?> run, String name, byte[] bytes) throws IOException {
+        File dir = folder(run.getParent());
+        Files.createDirectories(dir.toPath());
+        File part = new File(dir, name + ".tgz.part");
+        Files.write(part.toPath(), bytes);
+        Files.move(part.toPath(), new File(dir, name + ".tgz").toPath(), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+        Properties meta = new Properties();
+        meta.setProperty("build", Integer.toString(run.getNumber()));
+        meta.setProperty("savedAt", Long.toString(System.currentTimeMillis()));
+        try (OutputStream out = Files.newOutputStream(new File(dir, name + ".properties").toPath())) {
+            meta.store(out, "a Copilot session kept for the next build");
+        }
+        prune(dir, name);
+    }
+
+    /** Forgets expired sessions, then the least recently kept beyond the number a job may keep (never {@code keep}). */
+    private static void prune(File dir, String keep) throws IOException {
+        CopilotAutopilotConfiguration config = CopilotAutopilotConfiguration.get();
+        File[] files = dir.listFiles((d, n) -> n.endsWith(".tgz"));
+        if (files == null) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        for (File f : files) {
+            names.add(f.getName().substring(0, f.getName().length() - 4));
+        }
+        long oldest = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(config.keptSessionDays());
+        names.sort(Comparator.comparingLong((String n) -> savedAt(dir, n)).reversed());
+        for (int i = 0; i < names.size(); i++) {
+            String n = names.get(i);
+            if (!n.equals(keep) && (savedAt(dir, n) < oldest || i >= config.keptSessionsPerJob())) {
+                delete(dir, n);
+            }
+        }
+    }
+
+    private static long savedAt(File dir, String name) {
+        try {
+            return Long.parseLong(meta(new File(dir, name + ".properties")).getProperty("savedAt", "0"));
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static void delete(File dir, String name) throws IOException {
+        Files.deleteIfExists(new File(dir, name + ".tgz").toPath());
+        Files.deleteIfExists(new File(dir, name + ".properties").toPath());
+    }
+
+    private static Properties meta(File file) throws IOException {
+        Properties p = new Properties();
+        if (file.isFile()) {
+            try (InputStream in = Files.newInputStream(file.toPath())) {
+                p.load(in);
+            }
+        }
+        return p;
+    }
+
+    private static String when(long millis) {
+        return DateFormat.getDateTimeInstance(DateFormat.MEDIUM, DateFormat.SHORT).format(new Date(millis));
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
+    }
+}
