@@ -111,8 +111,20 @@ final class AutopilotStepRunner {
                 ? StringCredentialLookup.secret(run, settings.providerCredentialsId(), "providerCredentialsId")
                 : null;
         String node = FilePathUtils.getNodeName(workspace).isEmpty() ? "the built-in node" : FilePathUtils.getNodeName(workspace);
+        ChangeRequestTrust.Untrusted untrusted = ChangeRequestTrust.of(run, listener);
+        String policy = CopilotAutopilotConfiguration.get().untrustedChangeRequestsPolicy();
+        if (untrusted != null && policy.equals(CopilotAutopilotConfiguration.UNTRUSTED_REFUSE)) {
+            throw new AbortException(Messages.ChangeRequestTrust_Refused(untrusted.name()));
+        }
+        if (untrusted != null && policy.equals(CopilotAutopilotConfiguration.UNTRUSTED_ALLOW)) {
+            listener.getLogger().println(Messages.ChangeRequestTrust_Allowed(untrusted.name()));
+        }
+        boolean restricted = untrusted != null && policy.equals(CopilotAutopilotConfiguration.UNTRUSTED_RESTRICTED);
         String promptFileText = null;
-        if (settings.promptFile() != null) {
+        if (settings.promptFile() != null && restricted) {
+            promptFileText = ChangeRequestTrust.readTrusted(untrusted, settings.promptFile());
+            listener.getLogger().println(Messages.AutopilotStepRunner_PromptFromTrustedFile(settings.promptFile(), promptFileText.length()));
+        } else if (settings.promptFile() != null) {
             String name = settings.promptFile();
             promptFileText = TimeLimits.limit(workspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
                     Messages.AutopilotStepRunner_ReadingPromptFile(name, node), () -> PromptFile.read(workspace, name));
@@ -125,11 +137,17 @@ final class AutopilotStepRunner {
             throw new AbortException(Messages.AutopilotStepRunner_InvalidOptions(String.join(" ", e.problems())));
         }
         List<String> mcpReferences = List.of();
-        if (settings.mcpServers() != null) {
+        if (settings.mcpServers() != null && !restricted) {
             String text = TimeLimits.limit(workspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
                     Messages.AutopilotStepRunner_ReadingMcpServers(node), () -> McpServersSetting.text(settings.mcpServers(), workspace));
             mcpReferences = McpServersSetting.references(text);
             options = options.toBuilder().mcpServers(McpServersSetting.resolve(text, run, env)).build();
+        }
+        if (restricted) {
+            AutopilotOptions.Restricted r = options.restrictedForUntrusted();
+            options = r.options();
+            listener.getLogger().println(Messages.ChangeRequestTrust_Restricted(untrusted.name(), r.removed().isEmpty() && settings.mcpServers() == null
+                    ? "" : "; taken away: " + String.join(", ", withMcp(r.removed(), settings.mcpServers() != null))));
         }
         if (settings.session() != null) {
             options = options.toBuilder().keptSession(KeptSessions.load(run, settings.session(), listener)).build();
@@ -204,6 +222,14 @@ final class AutopilotStepRunner {
             prepared.follower().launchFailed(e.getMessage() == null ? e.toString() : e.getMessage());
             return null;
         }
+    }
+
+    private static List<String> withMcp(List<String> removed, boolean mcpServers) {
+        List<String> all = new ArrayList<>(removed);
+        if (mcpServers && !all.contains("mcpServers")) {
+            all.add("mcpServers");
+        }
+        return all;
     }
 
     /**

@@ -37,6 +37,11 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
     private Integer keptSessionsPerJob;
     /** How large a kept session's state may be, in MB; null: {@link #DEFAULT_KEPT_MEGABYTES}. */
     private Integer keptSessionMegabytes;
+    /** What a build of an untrusted change request may do: {@code refuse}, {@code restricted} or {@code allow}; null: restricted. */
+    private String untrustedChangeRequests;
+    static final String UNTRUSTED_REFUSE = "refuse";
+    static final String UNTRUSTED_RESTRICTED = "restricted";
+    static final String UNTRUSTED_ALLOW = "allow";
     static final int DEFAULT_KEPT_DAYS = 30;
     static final int DEFAULT_KEPT_PER_JOB = 20;
     static final int DEFAULT_KEPT_MEGABYTES = 50;
@@ -69,6 +74,35 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
         if (!binding) {
             save();
         }
+    }
+
+    public String getUntrustedChangeRequests() {
+        return untrustedChangeRequests;
+    }
+
+    @DataBoundSetter
+    public void setUntrustedChangeRequests(String policy) {
+        String p = Util.fixEmptyAndTrim(policy);
+        if (p != null && !p.equals(UNTRUSTED_REFUSE) && !p.equals(UNTRUSTED_RESTRICTED) && !p.equals(UNTRUSTED_ALLOW)) {
+            throw new IllegalArgumentException("untrustedChangeRequests must be refuse, restricted or allow; was '" + policy + "'");
+        }
+        this.untrustedChangeRequests = p;
+        if (!binding) {
+            save();
+        }
+    }
+
+    /** The policy for builds of untrusted change requests, {@code restricted} unless the administrator chose another. */
+    String untrustedChangeRequestsPolicy() {
+        return untrustedChangeRequests == null ? UNTRUSTED_RESTRICTED : untrustedChangeRequests;
+    }
+
+    public hudson.util.ListBoxModel doFillUntrustedChangeRequestsItems() {
+        hudson.util.ListBoxModel items = new hudson.util.ListBoxModel();
+        items.add(Messages.CopilotAutopilotConfiguration_UntrustedRestricted(), UNTRUSTED_RESTRICTED);
+        items.add(Messages.CopilotAutopilotConfiguration_UntrustedRefuse(), UNTRUSTED_REFUSE);
+        items.add(Messages.CopilotAutopilotConfiguration_UntrustedAllow(), UNTRUSTED_ALLOW);
+        return items;
     }
 
     public Integer getKeptSessionDays() {

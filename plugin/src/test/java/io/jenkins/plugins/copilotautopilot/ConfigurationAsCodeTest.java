@@ -54,6 +54,7 @@ class ConfigurationAsCodeTest {
         assertThat(defaults.getDenyUrls(), contains("http://169.254.169.254"));
         assertEquals("linux", CopilotAutopilotConfiguration.get().getAllowedLabels());
         assertEquals(Integer.valueOf(14), CopilotAutopilotConfiguration.get().getKeptSessionDays());
+        assertEquals("refuse", CopilotAutopilotConfiguration.get().getUntrustedChangeRequests());
         assertEquals(CopilotAutopilotConfiguration.DEFAULT_KEPT_PER_JOB, CopilotAutopilotConfiguration.get().keptSessionsPerJob());
         assertNull(defaults.getAllowAllTools(), "not set: off");
         // imported once, and saved: Configuration as Code never saves a descriptor itself

@@ -48,6 +48,7 @@ public final class AutopilotOptions {
     private final boolean sandbox;
     private final String verify;
     private final boolean keepSession;
+    private final boolean untrusted;
     private final byte[] keptSession;
     private final McpServers.Resolved mcpServers;
     private final Integer maxVerifyRounds;
@@ -77,6 +78,7 @@ public final class AutopilotOptions {
         this.sandbox = b.sandbox;
         this.verify = b.verify;
         this.keepSession = b.keepSession;
+        this.untrusted = b.untrusted;
         this.keptSession = b.keptSession;
         this.mcpServers = b.mcpServers;
         this.maxVerifyRounds = b.maxVerifyRounds;
@@ -111,7 +113,7 @@ public final class AutopilotOptions {
     public Builder toBuilder() {
         Builder b = new Builder(prompt).model(model).maxAutopilotContinues(maxAutopilotContinues)
                 .maxPremiumRequests(maxPremiumRequests).maxTokens(maxTokens)
-                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).sandbox(sandbox).verify(verify).keepSession(keepSession).keptSession(keptSession).maxVerifyRounds(maxVerifyRounds).mcpServers(mcpServers).githubToken(githubToken).provider(provider)
+                .allowAllTools(allowAllTools).allowAllPaths(allowAllPaths).sandbox(sandbox).verify(verify).keepSession(keepSession).untrusted(untrusted).keptSession(keptSession).maxVerifyRounds(maxVerifyRounds).mcpServers(mcpServers).githubToken(githubToken).provider(provider)
                 .timeout(timeout).inactivityTimeout(inactivityTimeout).toolTimeout(toolTimeout).startupTimeout(startupTimeout)
                 .recordChanges(recordChanges);
         allowTools.forEach(b::allowTool);
@@ -344,6 +346,61 @@ public final class AutopilotOptions {
         return mcpServers;
     }
 
+    /**
+     * Whether the session works on a change request whose author is not trusted: the CLI then loads no custom
+     * instructions ({@code --no-custom-instructions}) and no built-in MCP server ({@code --disable-builtin-mcps}, the
+     * GitHub one among them, which would act with the token).
+     */
+    public boolean untrusted() {
+        return untrusted;
+    }
+
+    /** What {@link #restrictedForUntrusted()} made: the options, and the settings it took away, by name. */
+    public record Restricted(AutopilotOptions options, List<String> removed) {
+    }
+
+    /**
+     * These options for a build of a change request whose author is not trusted (the {@code restricted} policy): no
+     * {@code allowAllTools} or {@code allowAllPaths}, no write tools ({@code write} denied, and left out of the allowed
+     * ones), no tool secrets, no MCP servers, and {@link #untrusted()}.
+     */
+    public Restricted restrictedForUntrusted() {
+        List<String> removed = new ArrayList<>();
+        Builder b = toBuilder().untrusted(true).allowAllTools(false).allowAllPaths(false).mcpServers(null);
+        b.allowTools.clear();
+        b.toolSecrets.clear();
+        if (allowAllTools) {
+            removed.add("allowAllTools");
+        }
+        if (allowAllPaths) {
+            removed.add("allowAllPaths");
+        }
+        for (String tool : allowTools) {
+            if (isWriteTool(tool)) {
+                removed.add("allowTools " + tool);
+            } else {
+                b.allowTool(tool);
+            }
+        }
+        if (denyTools.stream().noneMatch(t -> t.strip().equals("write"))) {
+            b.denyTool("write");
+        }
+        if (!toolSecrets.isEmpty()) {
+            removed.add("toolSecrets");
+        }
+        if (mcpServers != null) {
+            removed.add("mcpServers");
+        }
+        return new Restricted(b.build(), removed);
+    }
+
+    private static boolean isWriteTool(String pattern) {
+        String name = pattern.strip().toLowerCase(java.util.Locale.ROOT);
+        int paren = name.indexOf('(');
+        String tool = paren < 0 ? name : name.substring(0, paren);
+        return tool.equals("write") || tool.equals("edit") || tool.equals("create");
+    }
+
     /** Whether the session's state is packed at the end, for a later run to continue ({@code session}). */
     public boolean keepSession() {
         return keepSession;
@@ -473,6 +530,7 @@ public final class AutopilotOptions {
         private boolean sandbox;
         private String verify;
         private boolean keepSession;
+        private boolean untrusted;
         private byte[] keptSession;
         private McpServers.Resolved mcpServers;
         private Integer maxVerifyRounds;
@@ -554,6 +612,11 @@ public final class AutopilotOptions {
 
         public Builder keptSession(byte[] packedState) {
             this.keptSession = packedState;
+            return this;
+        }
+
+        public Builder untrusted(boolean value) {
+            this.untrusted = value;
             return this;
         }
 

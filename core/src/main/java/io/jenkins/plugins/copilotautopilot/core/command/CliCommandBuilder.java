@@ -77,6 +77,10 @@ public final class CliCommandBuilder {
         if (options.sandbox()) {
             args.add("--sandbox");
         }
+        if (options.untrusted()) {
+            args.add("--no-custom-instructions");
+            args.add("--disable-builtin-mcps");
+        }
 
         Map<String, String> env = new LinkedHashMap<>();
         Set<String> secretNames = new LinkedHashSet<>();

@@ -142,6 +142,10 @@ public final class LaunchScript {
                 "exec 2>/dev/null",
                 SNAPSHOT,
                 "snapshot before",
+                // completions already in a kept session's record are not this run's
+                "seen=$(grep -c '\"type\":\"session.task_complete\"' \"$COPILOT_HOME/session-state/$(ls \"$COPILOT_HOME/session-state\""
+                        + " 2>/dev/null | head -n 1)/events.jsonl\" 2>/dev/null)",
+                "seen=${seen:-0}",
                 "run_cli \"$@\"",
                 VERIFY_ROUNDS,
                 "snapshot after",
@@ -244,10 +248,6 @@ public final class LaunchScript {
      */
     private static final String VERIFY_ROUNDS = String.join("\n",
             "round=0",
-            // completions already in a kept session's record are not this run's
-            "seen=$(grep -c '\"type\":\"session.task_complete\"' \"$COPILOT_HOME/session-state/$(ls \"$COPILOT_HOME/session-state\" 2>/dev/null"
-                    + " | head -n 1)/events.jsonl\" 2>/dev/null)",
-            "seen=${seen:-0}",
             "while [ -n \"$verify\" ] && [ \"$code\" = 0 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped; do",
             "  sid=$(ls \"$COPILOT_HOME/session-state\" 2>/dev/null | head -n 1)",
             "  completions=$(grep -c '\"type\":\"session.task_complete\"' \"$COPILOT_HOME/session-state/$sid/events.jsonl\" 2>/dev/null)",

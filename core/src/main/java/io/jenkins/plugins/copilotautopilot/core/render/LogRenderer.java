@@ -108,6 +108,9 @@ public final class LogRenderer implements SessionListener {
             line("Paths: " + (options.allowAllPaths() ? "any (allowAllPaths)" : "the working directory"
                     + (options.addDirs().isEmpty() ? "" : " and " + String.join(" ", options.addDirs())) + " only (allowAllPaths is off)"));
         }
+        if (options.untrusted()) {
+            line("Untrusted change request: no custom instructions (AGENTS.md and the like), no built-in MCP server, no write tools");
+        }
         if (options.mcpServers() != null) {
             line("MCP servers: " + String.join(", ", options.mcpServers().servers()) + " (their tools are listed as server-tool)");
         }
