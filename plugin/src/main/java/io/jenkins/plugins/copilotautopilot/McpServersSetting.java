@@ -6,6 +6,8 @@ import hudson.FilePath;
 import hudson.model.Run;
 import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +15,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
- * {@code mcpServers}: the MCP servers' configuration as the step gives it (JSON text, or {@code @file} in the
- * workspace), its {@code ${credentials:ID}} references looked up as Secret text credentials with the build's identity
+ * {@code mcpServers}: the MCP servers' configuration as the step gives it (JSON or YAML text, or {@code @file} in the
+ * workspace holding either), its {@code ${credentials:ID}} references looked up as Secret text credentials with the build's identity
  * and its {@code ${env:NAME}} ones in the build's environment; one line for every way that fails.
  */
 final class McpServersSetting {
@@ -26,10 +32,10 @@ final class McpServersSetting {
     private McpServersSetting() {
     }
 
-    /** The configuration's text: the setting itself, or the file it names with {@code @}; call within a time limit. */
+    /** The configuration as JSON: the setting itself, or the file it names with {@code @}; call within a time limit. */
     static String text(String setting, FilePath workspace) throws IOException, InterruptedException {
         if (!setting.startsWith("@")) {
-            return setting;
+            return asJson(setting);
         }
         String name = setting.substring(1).strip();
         FilePath file = workspace.child(name);
@@ -43,7 +49,21 @@ final class McpServersSetting {
         if (bytes.length > MAX_BYTES) {
             throw new AbortException(Messages.McpServersSetting_TooLarge(name, MAX_BYTES));
         }
-        return new String(bytes, StandardCharsets.UTF_8);
+        return asJson(new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /** JSON as it is; anything else read as YAML (safe types only: maps, lists, scalars) and written as JSON. */
+    static String asJson(String text) throws AbortException {
+        if (text.strip().startsWith("{")) {
+            return text;
+        }
+        try {
+            Object yaml = new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
+            return new ObjectMapper().writeValueAsString(yaml);
+        } catch (YAMLException | JsonProcessingException e) {
+            String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw new AbortException(Messages.McpServersSetting_NotYaml(why));
+        }
     }
 
     /** The references of a configuration, e.g. {@code credentials:jira-token}; kept to mask their values after a restart. */
