@@ -86,7 +86,7 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
         if (p != null && !p.equals(UNTRUSTED_REFUSE) && !p.equals(UNTRUSTED_RESTRICTED) && !p.equals(UNTRUSTED_ALLOW)) {
             throw new IllegalArgumentException("untrustedChangeRequests must be refuse, restricted or allow; was '" + policy + "'");
         }
-        this.untrustedChangeRequests = p;
+        this.untrustedChangeRequests = UNTRUSTED_RESTRICTED.equals(p) ? null : p; // the default: nothing to save
         if (!binding) {
             save();
         }
@@ -99,7 +99,7 @@ public final class CopilotAutopilotConfiguration extends GlobalConfiguration {
 
     public hudson.util.ListBoxModel doFillUntrustedChangeRequestsItems() {
         hudson.util.ListBoxModel items = new hudson.util.ListBoxModel();
-        items.add(Messages.CopilotAutopilotConfiguration_UntrustedRestricted(), UNTRUSTED_RESTRICTED);
+        items.add(Messages.CopilotAutopilotConfiguration_UntrustedRestricted(), "");
         items.add(Messages.CopilotAutopilotConfiguration_UntrustedRefuse(), UNTRUSTED_REFUSE);
         items.add(Messages.CopilotAutopilotConfiguration_UntrustedAllow(), UNTRUSTED_ALLOW);
         return items;

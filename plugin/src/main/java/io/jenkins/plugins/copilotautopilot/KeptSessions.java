@@ -171,6 +171,7 @@ final class KeptSessions {
     }
 
     private static String megabytes(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
+        return bytes < 1024 * 1024 ? Math.max(1, (bytes + 1023) / 1024) + " KB"
+                : String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
     }
 }

@@ -125,6 +125,9 @@ class CopilotAutopilotConfigurationTest {
         assertEquals(Boolean.TRUE, after.getDefaults().getSandbox());
         assertEquals(Integer.valueOf(7), after.getKeptSessionDays());
         assertNull(after.getKeptSessionsPerJob(), "not set: the default");
+        assertNull(after.getUntrustedChangeRequests(), "not set: restricted, and nothing saved for it");
+        assertThat(Files.readString(j.jenkins.getRootDir().toPath().resolve(CopilotAutopilotConfiguration.class.getName() + ".xml")),
+                not(containsString("untrustedChangeRequests")));
         assertThat(Files.readString(j.jenkins.getRootDir().toPath().resolve(CopilotAutopilotConfiguration.class.getName() + ".xml")),
                 not(containsString(ADMIN_PROVIDER_KEY)));
     }

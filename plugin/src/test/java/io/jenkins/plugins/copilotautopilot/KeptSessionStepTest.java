@@ -59,6 +59,7 @@ class KeptSessionStepTest {
             define(job, model, "second", "Which code word did I give you?");
             WorkflowRun b2 = j.buildAndAssertSuccess(job);
             j.assertLogContains("[copilot] Continuing session 'pr-42' from build #1 (kept ", b2);
+            j.assertLogContains("[copilot] Tokens: 1,000 in (0 from the cache), 20 out, in 1 model call", b2); // not build 1's too
             String firstOfBuild2 = model.requests().get(before).toString();
             assertThat(firstOfBuild2, containsString("PAPAYA-7"));
             assertThat(firstOfBuild2, containsString("Which code word did I give you?"));

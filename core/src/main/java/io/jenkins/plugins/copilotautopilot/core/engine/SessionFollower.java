@@ -494,6 +494,10 @@ public final class SessionFollower {
             return new SessionOutcome(Outcome.NOT_VERIFIED, "The agent called task_complete, but the acceptance check " + check
                     + (rounds == 0 ? " never ran" : " never ended") + ".");
         }
+        if (exit == 126 || exit == 127) {
+            return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " could not start (exit code " + exit
+                    + (exit == 127 ? ": a command was not found on the agent" : ": a command is not executable") + "; its output is in the log).");
+        }
         return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " still failed (exit code " + exit
                 + ") after " + rounds + " round" + (rounds == 1 ? "" : "s") + (rounds < callLimits.maxVerifyRounds()
                 ? " (the agent did not complete again)." : " (the maxVerifyRounds limit)."));
@@ -519,7 +523,8 @@ public final class SessionFollower {
                 outcome.outcome() == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null,
                 changes != null && changes.patchCut(), tracker.deniedFetches(),
                 tracker.deniedUrls().stream().map(masker::mask).toList(),
-                callLimits.verify() == null ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
+                callLimits.verify() == null || outcome.outcome() != Outcome.COMPLETED && outcome.outcome() != Outcome.NOT_VERIFIED
+                        ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
                 tracker.verifyRounds(), tracker.verifyExitCode());
     }
 

@@ -68,6 +68,8 @@ public final class ControlFolder {
      * folder, the one to resume; in the control folder, written at the end when asked ({@code keep=1}).
      */
     public static final String KEPT_SESSION = "kept-session.tgz";
+    /** How many bytes of a kept session's event record are the earlier runs' (written when one is resumed). */
+    public static final String KEPT_SESSION_OFFSET = "kept-session.offset";
     /** The acceptance check's shell command, when there is one. */
     public static final String VERIFY = "verify";
     /** The launch script's event before a verify command runs: {@code data.round} (1, 2, ...). */

@@ -108,6 +108,8 @@ public final class LaunchScript {
                 "  kept=$(ls \"$COPILOT_HOME/session-state\" | head -n 1)",
                 "  [ -n \"$kept\" ] || fail 126 \"the kept session holds no session\"",
                 "  set -- \"$@\" \"--resume=$kept\"",
+                // what the kept record already holds is the earlier runs' (their usage records among it): not this run's
+                "  wc -c < \"$COPILOT_HOME/session-state/$kept/events.jsonl\" | tr -d ' ' > \"$c/" + ControlFolder.KEPT_SESSION_OFFSET + "\"",
                 "fi",
                 "if [ -f \"$in/" + ControlFolder.MCP_CONFIG + "\" ]; then",
                 "  [ \"$in\" = \"$c\" ] || mv -f \"$in/" + ControlFolder.MCP_CONFIG + "\" \"$c/" + ControlFolder.MCP_CONFIG + "\""
@@ -268,9 +270,12 @@ public final class LaunchScript {
             "  masked < \"$c/verify.out\" | tail -n " + VERIFY_LINES + " | cut -c 1-" + VERIFY_LINE_CHARS + " | while IFS= read -r l || [ -n \"$l\" ]; do",
             "    printf '{\"type\":\"" + ControlFolder.VERIFY_OUTPUT_EVENT + "\",\"data\":{\"text\":\"%s\"}}\\n' \"$(json \"$l\")\"",
             "  done",
+            "  cut=false",
+            "  if stopped; then cut=true; fi",
             "  printf '{\"type\":\"" + ControlFolder.VERIFY_FINISHED_EVENT + "\",\"timestamp\":\"%s\",\"data\":{\"round\":%s,"
-                    + "\"exitCode\":%s}}\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$round\" \"$v\"",
-            "  [ \"$v\" != 0 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped || break",
+                    + "\"exitCode\":%s,\"stopped\":%s}}\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$round\" \"$v\" \"$cut\"",
+            // 126 and 127: the check could not start (not found, not executable): nothing for the agent to fix
+            "  [ \"$v\" != 0 ] && [ \"$v\" != 126 ] && [ \"$v\" != 127 ] && [ \"$round\" -lt \"$rounds\" ] && ! stopped || break",
             "  {",
             "    printf 'The acceptance check of this task failed: the command\\n\\n%s\\n\\nexited with code %s. ' \"$verify\" \"$v\"",
             "    printf 'The end of its output:\\n\\n'",

@@ -27,6 +27,13 @@ public final class SessionFiles {
             return size() > 4096;
         }
     });
+    /** How much of each session's record earlier runs wrote (0: a new session); known once its event file exists. */
+    private static final Map<Path, Long> KEPT_BYTES = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, Long> eldest) {
+            return size() > 4096;
+        }
+    });
     private static final byte[] NONE = new byte[0];
 
     private SessionFiles() {
@@ -87,11 +94,14 @@ public final class SessionFiles {
         if (events == null) {
             return new Usage(NONE, 0);
         }
-        byte[] chunk = LocalCliSession.read(events, offset, max);
+        // a resumed kept session's record begins with the earlier runs' events: their usage is not this run's
+        long from = Math.max(offset, keptRecordBytes(controlFolder));
+        long skipped = from - offset;
+        byte[] chunk = LocalCliSession.read(events, from, max);
         int end = lastLineEnd(chunk);
         if (end < 0) {
             // no whole line yet; or a line longer than a whole read (a huge message), which is no usage record: skip it
-            return new Usage(NONE, chunk.length == max ? chunk.length : 0);
+            return new Usage(NONE, skipped + (chunk.length == max ? chunk.length : 0));
         }
         // Searched as Latin-1 text, so that String.indexOf does the scanning: the file holds every lasting event
         // (the system prompt alone is some 24 KB), and this runs at every look. UTF-8 bytes of other characters
@@ -108,7 +118,27 @@ public final class SessionFiles {
             records.write(chunk, start, lineEnd - start + 1);
             at = text.indexOf(USAGE_TYPE, lineEnd + 1);
         }
-        return new Usage(records == null ? NONE : records.toByteArray(), end + 1L);
+        return new Usage(records == null ? NONE : records.toByteArray(), skipped + end + 1L);
+    }
+
+    /** The bytes of a kept session's record that earlier runs wrote ({@link ControlFolder#KEPT_SESSION_OFFSET}), else 0. */
+    private static long keptRecordBytes(Path controlFolder) {
+        Long known = KEPT_BYTES.get(controlFolder);
+        if (known != null) {
+            return known;
+        }
+        // asked once the session's event file exists: the launch script wrote the offset before it started the CLI
+        Path file = controlFolder.resolve(ControlFolder.KEPT_SESSION_OFFSET);
+        long bytes = 0;
+        try {
+            if (Files.isRegularFile(file)) {
+                bytes = Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).strip());
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0; // unreadable: looked at again next time
+        }
+        KEPT_BYTES.put(controlFolder, bytes);
+        return bytes;
     }
 
     /**

@@ -217,9 +217,14 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onVerifyFinished(int round, int exitCode, java.time.Instant at) {
-        boolean more = verifyRounds == 0 || round < verifyRounds;
+        boolean more = (verifyRounds == 0 || round < verifyRounds) && exitCode != 126 && exitCode != 127;
+        if (exitCode == io.jenkins.plugins.copilotautopilot.core.session.SessionTracker.STOPPED_VERIFY) {
+            line("Verify, round " + round + ": stopped with the session");
+            return;
+        }
         line("Verify, round " + round + ": " + (exitCode == 0 ? "passed"
-                : "FAILED with exit code " + exitCode + (more ? "; the agent is asked to fix it" : "; no rounds left")));
+                : "FAILED with exit code " + exitCode + (more ? "; the agent is asked to fix it"
+                : exitCode == 126 || exitCode == 127 ? "; the check could not start" : "; no rounds left")));
     }
 
     @Override

@@ -209,8 +209,10 @@ public final class SessionReportReader {
                 return;
             }
             long millis = verifyStartedAt == null || at == null ? -1 : Math.max(0, Duration.between(verifyStartedAt, at).toMillis());
-            builder.calls.add(new ToolCallReport("verify", "round " + round, exitCode == 0 ? ToolStatus.SUCCEEDED : ToolStatus.FAILED,
-                    verifyStartedAt, millis, exitCode == 0 ? null : "exit code " + exitCode,
+            boolean cut = exitCode == SessionTracker.STOPPED_VERIFY;
+            builder.calls.add(new ToolCallReport("verify", "round " + round,
+                    cut ? ToolStatus.INTERRUPTED : exitCode == 0 ? ToolStatus.SUCCEEDED : ToolStatus.FAILED,
+                    verifyStartedAt, millis, cut ? "stopped with the session" : exitCode == 0 ? null : "exit code " + exitCode,
                     clean(Texts.truncate(verifyOutput.toString().strip(), ToolCall.MAX_OUTPUT_EXCERPT))));
             verifyStartedAt = null;
         }

@@ -51,6 +51,8 @@ public final class SessionTracker {
     private int failedToolCalls;
     private int deniedToolCalls;
     private int deniedFetches;
+    /** The exit code listeners get for a check a stop cut short. */
+    public static final int STOPPED_VERIFY = -2;
     private boolean verifyRunning;
     private int verifyRounds;
     private Integer verifyExitCode;
@@ -159,11 +161,14 @@ public final class SessionTracker {
             case CliEvent.VERIFY_FINISHED -> {
                 int round = event.data().path("round").asInt();
                 int exit = event.data().path("exitCode").asInt(-1);
+                boolean cut;
                 synchronized (this) {
+                    // the launch script saw the stop, or the stop's signal ended it first
+                    cut = event.data().path("stopped").asBoolean(false) || stopRequested && exit > 128;
                     verifyRunning = false;
-                    verifyExitCode = exit;
+                    verifyExitCode = cut ? null : exit; // a check the stop cut short said nothing
                 }
-                listeners.forEach(l -> l.onVerifyFinished(round, exit, event.timestamp()));
+                listeners.forEach(l -> l.onVerifyFinished(round, cut ? STOPPED_VERIFY : exit, event.timestamp()));
             }
             default -> {
                 // other and future event types: recorded in the journal, nothing to follow here

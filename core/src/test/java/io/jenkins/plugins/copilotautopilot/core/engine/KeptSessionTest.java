@@ -42,6 +42,10 @@ class KeptSessionTest {
         String firstRequest = second.server.requests().get(0).toString();
         assertThat(firstRequest).contains("PAPAYA-7").contains("Which code word did I give you?");
         assertThat(second.result.sessionId()).isEqualTo(first.result.sessionId());
+        // only this run's model calls count (the kept record holds run 1's usage records too)
+        assertThat(second.result.inputTokens()).isEqualTo(first.result.inputTokens());
+        assertThat(second.log.lines()).filteredOn(l -> l.startsWith("[copilot] Tokens: "))
+                .containsExactly("[copilot] Tokens: 1,000 in (0 from the cache), 20 out, in 1 model call");
         assertThat(Files.size(kept)).isGreaterThan(0);
     }
 

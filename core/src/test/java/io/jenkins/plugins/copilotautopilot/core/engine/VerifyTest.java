@@ -76,6 +76,40 @@ class VerifyTest {
     }
 
     @Test
+    void aCheckThatCannotStartIsOneClearLineAndTheAgentIsNotSentBack() throws Exception {
+        E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.verify("no-such-test-runner --all")).run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
+        assertThat(run.result.verifyRounds()).isEqualTo(1);
+        assertThat(run.result.reason()).isEqualTo("The acceptance check `no-such-test-runner --all` could not start (exit code 127:"
+                + " a command was not found on the agent; its output is in the log).");
+        assertThat(run.log.lines()).contains("[copilot] Verify, round 1: FAILED with exit code 127; the check could not start")
+                .anyMatch(l -> l.startsWith("[copilot] verify | ") && l.contains("no-such-test-runner") && l.contains("not found"));
+        assertThat(run.server.requests().toString()).doesNotContain("The acceptance check of this task failed");
+    }
+
+    @Test
+    void anAbortWhileTheCheckRunsStopsItAndDecidesNothingAboutIt() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<AutopilotEngine> engine = new java.util.concurrent.atomic.AtomicReference<>();
+        E2eRun run = E2eRun.with(FIX_WHEN_TOLD)
+                .options(o -> o.verify("echo checking; sleep 60"))
+                .engine(engine::set)
+                .listener(new io.jenkins.plugins.copilotautopilot.core.session.SessionListener() {
+                    @Override
+                    public void onVerifyStarted(int round, java.time.Instant at) {
+                        engine.get().abort();
+                    }
+                })
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
+        assertThat(run.result.verified()).isNull();
+        assertThat(run.result.verifyExitCode()).isNull();
+        assertThat(run.log.lines()).contains("[copilot] Verify, round 1: stopped with the session");
+        assertThat(io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable.survivorsOf(run.runId)).isEmpty();
+    }
+
+    @Test
     void aCheckIsNotRunWhenTheAgentNeverCompletes() throws Exception {
         E2eRun run = E2eRun.with(request -> Reply.text("Still thinking."))
                 .options(o -> o.maxAutopilotContinues(1).verify("echo ran > verify-ran.txt"))
