@@ -102,14 +102,18 @@ public final class LaunchScript {
                 "shift",
                 // a session kept from an earlier build: its state goes into this run's CLI home, and the CLI resumes it
                 "if [ -f \"$in/" + ControlFolder.KEPT_SESSION + "\" ]; then",
-                "  mkdir -p \"$COPILOT_HOME/session-state\" && tar -xzf \"$in/" + ControlFolder.KEPT_SESSION + "\" -C \"$COPILOT_HOME/session-state\""
-                        + " || fail 126 \"cannot unpack the kept session\"",
+                // unpacked beside the session state and moved in only once the offset below is written: whoever reads the
+                // state's usage records meanwhile finds no record, never one without its offset
+                "  mkdir -p \"$COPILOT_HOME/kept\" \"$COPILOT_HOME/session-state\" && tar -xzf \"$in/" + ControlFolder.KEPT_SESSION + "\""
+                        + " -C \"$COPILOT_HOME/kept\" || fail 126 \"cannot unpack the kept session\"",
                 "  rm -f \"$in/" + ControlFolder.KEPT_SESSION + "\"",
-                "  kept=$(ls \"$COPILOT_HOME/session-state\" | head -n 1)",
+                "  kept=$(ls \"$COPILOT_HOME/kept\" | head -n 1)",
                 "  [ -n \"$kept\" ] || fail 126 \"the kept session holds no session\"",
-                "  set -- \"$@\" \"--resume=$kept\"",
                 // what the kept record already holds is the earlier runs' (their usage records among it): not this run's
-                "  wc -c < \"$COPILOT_HOME/session-state/$kept/events.jsonl\" | tr -d ' ' > \"$c/" + ControlFolder.KEPT_SESSION_OFFSET + "\"",
+                "  wc -c < \"$COPILOT_HOME/kept/$kept/events.jsonl\" | tr -d ' ' > \"$c/" + ControlFolder.KEPT_SESSION_OFFSET + ".tmp\""
+                        + " && mv \"$c/" + ControlFolder.KEPT_SESSION_OFFSET + ".tmp\" \"$c/" + ControlFolder.KEPT_SESSION_OFFSET + "\""
+                        + " && mv \"$COPILOT_HOME/kept/$kept\" \"$COPILOT_HOME/session-state/$kept\" || fail 126 \"cannot unpack the kept session\"",
+                "  set -- \"$@\" \"--resume=$kept\"",
                 "fi",
                 "if [ -f \"$in/" + ControlFolder.MCP_CONFIG + "\" ]; then",
                 "  [ \"$in\" = \"$c\" ] || mv -f \"$in/" + ControlFolder.MCP_CONFIG + "\" \"$c/" + ControlFolder.MCP_CONFIG + "\""
