@@ -11,6 +11,7 @@ import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import java.io.IOException;
@@ -106,7 +107,7 @@ final class RealSessions {
         AtomicLong rendered = new AtomicLong();
         CliLauncher counting = c -> {
             CliSession session = new LocalCliLauncher().launch(c);
-            return new CliSession() {
+            return new ForwardingCliSession(session) {
                 @Override
                 public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
                     return poll(outputOffset, stderrOffset, 0, maxBytes);
@@ -116,24 +117,9 @@ final class RealSessions {
                 public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
                         throws IOException, InterruptedException {
                     // as the runner reads it: the usage records too
-                    SessionPoll poll = session.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
+                    SessionPoll poll = super.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
                     raw.addAndGet(poll.output().length);
                     return poll;
-                }
-
-                @Override
-                public void pause(long millis) throws InterruptedException {
-                    session.pause(millis);
-                }
-
-                @Override
-                public void stop() throws IOException, InterruptedException {
-                    session.stop();
-                }
-
-                @Override
-                public void cleanup() throws IOException, InterruptedException {
-                    session.cleanup();
                 }
             };
         };

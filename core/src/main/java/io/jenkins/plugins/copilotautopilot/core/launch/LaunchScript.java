@@ -209,13 +209,17 @@ public final class LaunchScript {
             "    sweep KILL",
             "  fi",
             "}",
-            // the CLI with these arguments and the task on fd 3, carrying durable-task's cookie; sets $code
+            // what the session starts carries durable-task's cookie, so that a stop through durable-task finds it
+            "take_cookie() {",
+            "  if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then",
+            "    JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE",
+            "    export JENKINS_SERVER_COOKIE",
+            "  fi",
+            "}",
+            // the CLI with these arguments and the task on fd 3; sets $code
             "run_cli() {",
             "  (",
-            "    if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then",
-            "      JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE",
-            "      export JENKINS_SERVER_COOKIE",
-            "    fi",
+            "    take_cookie",
             "    exec \"$cli\" \"$@\" <&3 3<&- 2>>\"$c/" + ControlFolder.STDERR + "\"",
             "  ) &",
             "  guard $!",
@@ -263,7 +267,7 @@ public final class LaunchScript {
             "  printf '{\"type\":\"" + ControlFolder.VERIFY_STARTED_EVENT + "\",\"timestamp\":\"%s\",\"data\":{\"round\":%s}}\\n'"
                     + " \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" \"$round\"",
             "  (",
-            "    if [ -n \"${COPILOT_AUTOPILOT_COOKIE:-}\" ]; then JENKINS_SERVER_COOKIE=$COPILOT_AUTOPILOT_COOKIE; export JENKINS_SERVER_COOKIE; fi",
+            "    take_cookie",
             // the build's environment, as sh has it: not the CLI's own credentials and home
             "    unset COPILOT_HOME COPILOT_AUTOPILOT_COOKIE " + CliCommandBuilder.GITHUB_TOKEN_VARIABLE + " "
                     + CliCommandBuilder.PROVIDER_API_KEY_VARIABLE,

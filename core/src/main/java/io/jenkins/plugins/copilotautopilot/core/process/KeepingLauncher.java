@@ -31,28 +31,7 @@ public final class KeepingLauncher implements CliLauncher {
     public CliSession launch(CliCommand command) throws IOException, InterruptedException {
         CliSession session = next.launch(command);
         Path packed = Path.of(command.launchFolder(), ControlFolder.KEPT_SESSION);
-        return new CliSession() {
-            @Override
-            public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
-                return session.poll(outputOffset, stderrOffset, maxBytes);
-            }
-
-            @Override
-            public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
-                    throws IOException, InterruptedException {
-                return session.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
-            }
-
-            @Override
-            public void pause(long millis) throws InterruptedException {
-                session.pause(millis);
-            }
-
-            @Override
-            public void stop() throws IOException, InterruptedException {
-                session.stop();
-            }
-
+        return new ForwardingCliSession(session) {
             @Override
             public void cleanup() throws IOException, InterruptedException {
                 try {
@@ -63,7 +42,7 @@ public final class KeepingLauncher implements CliLauncher {
                         Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                     }
                 } finally {
-                    session.cleanup();
+                    super.cleanup();
                 }
             }
         };

@@ -57,14 +57,14 @@ public final class LogRenderer implements SessionListener {
     private String headerPath;
     /** With every tool allowed, what the CLI still denies for want of a user is a path outside the allowed ones: say so. */
     private boolean pathDenials;
-    /** CLI 1.0.102's words for a denial no rule made (a rule's says "due to the following rules"). */
-    private static final String UNATTENDED_DENIAL = "Permission denied because no interactive user response was available";
 
     private int currentTurn;
     private int deniedFetches;
     /** The acceptance check's rounds at most; 0 without one (and when following a session again after a restart). */
     private int verifyRounds;
     private final java.util.Set<String> deniedUrls = new java.util.LinkedHashSet<>();
+    /** Denied URLs beyond the ones listed (counted per call, not distinct). */
+    private int moreDeniedUrls;
 
     public LogRenderer(LogSink sink, SecretMasker masker) {
         this(sink, masker, true);
@@ -202,7 +202,7 @@ public final class LogRenderer implements SessionListener {
     }
 
     private boolean isPathDenial(ToolCall call) {
-        return pathDenials && call.error() != null && call.error().startsWith(UNATTENDED_DENIAL);
+        return pathDenials && UrlDenials.unattended(call.error());
     }
 
     @Override
@@ -231,7 +231,13 @@ public final class LogRenderer implements SessionListener {
     public void onToolCompleted(ToolCall call) {
         if (!call.deniedUrls().isEmpty()) {
             deniedFetches++;
-            deniedUrls.addAll(call.deniedUrls());
+            for (String url : call.deniedUrls()) {
+                if (deniedUrls.size() < UrlDenials.MAX_KEPT) {
+                    deniedUrls.add(url);
+                } else if (!deniedUrls.contains(url)) {
+                    moreDeniedUrls++;
+                }
+            }
         }
         if (isTaskComplete(call) && call.status() == ToolStatus.SUCCEEDED) {
             return;
@@ -372,9 +378,8 @@ public final class LogRenderer implements SessionListener {
                 .append(" | ").append(Durations.describe(duration));
         line(numbers.toString());
         if (deniedFetches > 0) {
-            List<String> urls = deniedUrls.stream().limit(UrlDenials.MAX_KEPT).toList();
-            line("Network: " + count(deniedFetches, "tool call") + " denied for a URL: " + String.join(" ", urls)
-                    + (deniedUrls.size() > urls.size() ? " and " + (deniedUrls.size() - urls.size()) + " more" : ""));
+            line("Network: " + count(deniedFetches, "tool call") + " denied for a URL: " + String.join(" ", deniedUrls)
+                    + (moreDeniedUrls > 0 ? " and more" : ""));
         }
         if (usage.calls() > 0) {
             line("Tokens: " + thousands(usage.inputTokens()) + " in (" + thousands(usage.cacheReadTokens()) + " from the cache), "

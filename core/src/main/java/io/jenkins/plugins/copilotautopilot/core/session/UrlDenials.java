@@ -17,9 +17,15 @@ public final class UrlDenials {
     /** Distinct URLs kept per session; the count goes on. */
     public static final int MAX_KEPT = 20;
     private static final Pattern RULE = Pattern.compile("`url\\(([^)`]*)\\)`");
+    /** CLI 1.0.102's words for a denial no rule made (a rule's say "due to the following rules"). */
     private static final String UNATTENDED = "Permission denied because no interactive user response was available";
 
     private UrlDenials() {
+    }
+
+    /** Whether the CLI denied for want of a user to ask (a path or URL no rule allows), not by a rule. */
+    public static boolean unattended(String error) {
+        return error != null && error.startsWith(UNATTENDED);
     }
 
     /** The URLs the CLI saw in a shell command ({@code shellToolInfo.possiblePaths} of {@code tool.execution_start}). */
@@ -49,7 +55,7 @@ public final class UrlDenials {
         while (m.find()) {
             urls.add(m.group(1));
         }
-        if (urls.isEmpty() && error.startsWith(UNATTENDED)) {
+        if (urls.isEmpty() && unattended(error)) {
             urls.addAll(commandUrls);
         }
         return List.copyOf(urls);

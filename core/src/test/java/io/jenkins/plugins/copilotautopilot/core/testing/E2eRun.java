@@ -13,6 +13,7 @@ import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import java.io.IOException;
@@ -205,34 +206,13 @@ public final class E2eRun {
         public CliSession launch(CliCommand command) throws IOException, InterruptedException {
             CliSession session = next.launch(command);
             Path output = Path.of(command.launchFolder(), ControlFolder.OUTPUT);
-            return new CliSession() {
-                @Override
-                public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
-                    return session.poll(outputOffset, stderrOffset, maxBytes);
-                }
-
-                @Override
-                public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
-                        throws IOException, InterruptedException {
-                    return session.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
-                }
-
-                @Override
-                public void pause(long millis) throws InterruptedException {
-                    session.pause(millis);
-                }
-
-                @Override
-                public void stop() throws IOException, InterruptedException {
-                    session.stop();
-                }
-
+            return new ForwardingCliSession(session) {
                 @Override
                 public void cleanup() throws IOException, InterruptedException {
                     if (Files.exists(output)) {
                         stdout = Files.readString(output, StandardCharsets.UTF_8);
                     }
-                    session.cleanup();
+                    super.cleanup();
                 }
             };
         }

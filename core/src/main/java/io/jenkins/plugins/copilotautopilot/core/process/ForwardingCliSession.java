@@ -1,0 +1,38 @@
+package io.jenkins.plugins.copilotautopilot.core.process;
+
+import java.io.IOException;
+
+/** A session that hands every call to another one: subclasses change the calls they care about. */
+public class ForwardingCliSession implements CliSession {
+    private final CliSession session;
+
+    public ForwardingCliSession(CliSession session) {
+        this.session = session;
+    }
+
+    @Override
+    public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
+        return session.poll(outputOffset, stderrOffset, maxBytes);
+    }
+
+    @Override
+    public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+            throws IOException, InterruptedException {
+        return session.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
+    }
+
+    @Override
+    public void pause(long millis) throws InterruptedException {
+        session.pause(millis);
+    }
+
+    @Override
+    public void stop() throws IOException, InterruptedException {
+        session.stop();
+    }
+
+    @Override
+    public void cleanup() throws IOException, InterruptedException {
+        session.cleanup();
+    }
+}
