@@ -85,6 +85,26 @@ public final class CliCommand {
         return secretVariables;
     }
 
+    /**
+     * The values to mask in this command's session: the options' secrets (token, API key, MCP values) and what the
+     * secret variables hold in the environment the CLI inherits.
+     */
+    public List<String> secretValues(Map<String, String> inheritedEnvironment) {
+        return secretValues(options, secretVariables, inheritedEnvironment);
+    }
+
+    /** As {@link #secretValues(Map)}, for options and secret variables of a command built earlier. */
+    public static List<String> secretValues(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
+        List<String> secrets = new ArrayList<>(options.secretValues());
+        for (String name : secretVariables) {
+            String value = inheritedEnvironment.get(name);
+            if (value != null && !value.isBlank()) {
+                secrets.add(value);
+            }
+        }
+        return secrets;
+    }
+
     /** The secret variables the CLI keeps from its tools ({@code --secret-env-vars}): all but the tool secrets. */
     public Set<String> hiddenFromTools() {
         return hiddenFromTools;

@@ -116,6 +116,8 @@ public final class CliCommandBuilder {
                 env.put(MCP_SECRET_VARIABLE + (i + 1), values.get(i));
                 secretNames.add(MCP_SECRET_VARIABLE + (i + 1));
             }
+            // the variables whose values went to a server: the tools would read them from the environment
+            secretNames.addAll(options.mcpServers().variables());
         }
         secretNames.addAll(options.secretEnvVars());
         for (String name : EnvironmentTokens.GITHUB_TOKEN_VARIABLES) {

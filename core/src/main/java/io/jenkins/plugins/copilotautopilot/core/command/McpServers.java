@@ -25,11 +25,21 @@ import java.util.regex.Pattern;
  * and named to the CLI as secret variables, so that it redacts them too.
  */
 public final class McpServers {
-    /** A configuration with its references replaced: the JSON for the CLI, the values put in, and the servers' names. */
-    public record Resolved(String json, List<String> secretValues, List<String> servers) {
+    /**
+     * A configuration with its references replaced: the JSON for the CLI, the values put in, the servers' names, and
+     * the variables its {@code ${env:NAME}} references named: a value handed to an MCP server is a secret, so those
+     * variables are hidden from the agent's tools too (unless a step hands one to them on purpose, as a tool secret).
+     */
+    public record Resolved(String json, List<String> secretValues, List<String> servers, List<String> variables) {
+        public Resolved {
+            secretValues = List.copyOf(secretValues);
+            servers = List.copyOf(servers);
+            variables = List.copyOf(variables);
+        }
+
         @Override
         public String toString() {
-            return "McpServers.Resolved[servers=" + servers + ", " + secretValues.size() + " secret values]";
+            return "McpServers.Resolved[servers=" + servers + ", " + secretValues.size() + " secret values, variables=" + variables + "]";
         }
     }
 
@@ -64,12 +74,16 @@ public final class McpServers {
     public static Resolved resolve(String text, Map<String, String> values) {
         ObjectNode servers = servers(text);
         List<String> secrets = new ArrayList<>();
+        List<String> variables = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         walk(servers, value -> {
             Matcher m = REFERENCE.matcher(value);
             StringBuilder out = new StringBuilder();
             while (m.find()) {
                 String key = m.group(1) + ":" + m.group(2);
+                if ("env".equals(m.group(1)) && !variables.contains(m.group(2))) {
+                    variables.add(m.group(2));
+                }
                 String secret = values.get(key);
                 if (secret == null) {
                     missing.add(key);
@@ -90,7 +104,7 @@ public final class McpServers {
         root.set("mcpServers", servers);
         List<String> names = new ArrayList<>();
         servers.fieldNames().forEachRemaining(names::add);
-        return new Resolved(root.toString(), secrets, names);
+        return new Resolved(root.toString(), secrets, names, variables);
     }
 
     /** The servers' object, checked: each a JSON object with a {@code command} or a {@code url}. */

@@ -79,14 +79,7 @@ public final class AutopilotEngine {
      * have in the environment the CLI inherits.
      */
     public static List<String> secretValues(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
-        List<String> secrets = new ArrayList<>(options.secretValues());
-        for (String name : secretVariables) {
-            String value = inheritedEnvironment.get(name);
-            if (value != null && !value.isBlank()) {
-                secrets.add(value);
-            }
-        }
-        return secrets;
+        return CliCommand.secretValues(options, secretVariables, inheritedEnvironment);
     }
 
     private SecretMasker masker(Collection<String> secrets) {
@@ -239,6 +232,8 @@ public final class AutopilotEngine {
             running = null;
             try {
                 session.cleanup();
+            } catch (io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher.SessionNotKeptException e) {
+                log.println(LogRenderer.PREFIX + "WARNING: " + e.getMessage());
             } catch (IOException | InterruptedException | RuntimeException e) {
                 log.println(LogRenderer.PREFIX + "WARNING: could not remove " + command.launchFolder() + ": " + e.getMessage());
             }

@@ -42,8 +42,8 @@ final class EventPipeline implements LineAssembler.LineHandler {
             journal.recordPlainOutput((PlainOutput) parsed);
         }
         tracker.accept(parsed);
-        if (parsed instanceof CliEvent event && CliEvent.VERIFY_STARTED.equals(event.type())) {
-            resultSeen = false; // the CLI's result was not the end: the acceptance check runs, maybe the CLI again
+        if (parsed instanceof CliEvent event && CliEvent.AWAITING.equals(event.type())) {
+            resultSeen = false; // the CLI has ended, its result was not the end: the acceptance check may run, maybe the CLI again
         }
         if (parsed instanceof CliEvent event && "result".equals(event.type())) {
             JsonNode exit = event.root().get("exitCode");

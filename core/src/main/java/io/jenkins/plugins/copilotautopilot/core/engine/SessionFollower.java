@@ -18,6 +18,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
@@ -56,6 +57,7 @@ public final class SessionFollower {
     private final LineAssembler stderrLines;
 
     private final EventParser usageParser = new EventParser();
+    private final VerifyLoop verifyLoop;
 
     private long outputOffset;
     private long stderrOffset;
@@ -93,6 +95,8 @@ public final class SessionFollower {
         this.stdoutLines = new LineAssembler(pipeline, maxLineBytes);
         this.stderr = new StderrCollector(renderer, journal);
         this.stderrLines = new LineAssembler(stderr, maxStderrLineBytes);
+        this.verifyLoop = new VerifyLoop(this.callLimits.verify() == null ? null
+                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), masker).follow(tracker);
     }
 
     /** What one tick did. */
@@ -114,6 +118,11 @@ public final class SessionFollower {
     /** The result once the session has ended, else null. */
     public SessionResult result() {
         return result;
+    }
+
+    /** The session's masker, the journal's: what leaves the session (a state kept for later) is masked with it. */
+    public SecretMasker masker() {
+        return masker;
     }
 
     /** When the session started (epoch milliseconds): the wall-clock limit counts from here. */
@@ -147,11 +156,13 @@ public final class SessionFollower {
         feed(poll);
         if (poll.ended()) {
             drain(session, poll);
-            ProcessEnd end = poll.launchError() != null ? ProcessEnd.launchFailed(masker.mask(poll.launchError()))
+            ProcessEnd end = poll.launchError() != null ? ProcessEnd.launchFailed(masker.mask(
+                    io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport.explain(poll.launchError())))
                     : ProcessEnd.exited(poll.exitCode() == null ? -1 : poll.exitCode(), null, true);
             return new Tick(true, finish(end));
         }
         checkUsageRecords(false);
+        verifyLoop.answer(session, false);
         String spent = budget.spent(tracker.usage());
         if (spent != null) {
             return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, spent, activity), true);
@@ -160,8 +171,8 @@ public final class SessionFollower {
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
             return stop(session, (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.TIMED_OUT, exit, timeout, activity), true);
         }
-        if (tracker.verifyRunning()) {
-            lastActivityNanos = now; // the acceptance check prints at its end: only the wall clock limits it
+        if (tracker.scriptWorking()) {
+            lastActivityNanos = now; // the acceptance check prints at its end, a wait prints nothing: the wall clock limits them
         }
         if (inactivityTimeout != null && now - lastActivityNanos >= inactivityTimeout.toNanos()) {
             return stop(session,
@@ -173,7 +184,7 @@ public final class SessionFollower {
         }
         if (!pipeline.resultSeen()) {
             resultSeenAtNanos = 0;
-        } else if (!tracker.verifyRunning()) {
+        } else if (!tracker.scriptWorking()) {
             if (resultSeenAtNanos == 0) {
                 resultSeenAtNanos = now;
             } else if (now - resultSeenAtNanos >= timings.exitAfterResult().toNanos()) {
@@ -494,9 +505,9 @@ public final class SessionFollower {
             return new SessionOutcome(Outcome.NOT_VERIFIED, "The agent called task_complete, but the acceptance check " + check
                     + (rounds == 0 ? " never ran" : " never ended") + ".");
         }
-        if (exit == 126 || exit == 127) {
+        if (AcceptanceCheck.verdict(exit, false) == AcceptanceCheck.Verdict.CANNOT_START) {
             return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " could not start (exit code " + exit
-                    + (exit == 127 ? ": a command was not found on the agent" : ": a command is not executable") + "; its output is in the log).");
+                    + ": " + AcceptanceCheck.cannotStart(exit) + "; its output is in the log).");
         }
         return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " still failed (exit code " + exit
                 + ") after " + rounds + " round" + (rounds == 1 ? "" : "s") + (rounds < callLimits.maxVerifyRounds()

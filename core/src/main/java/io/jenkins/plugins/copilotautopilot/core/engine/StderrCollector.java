@@ -44,7 +44,7 @@ final class StderrCollector implements LineAssembler.LineHandler {
         if (lines <= MAX_JOURNALED) {
             journal.recordStderr(line);
         }
-        if (firstError == null && line.strip().startsWith("Error")) {
+        if (firstError == null && saysWhatWentWrong(line)) {
             firstError = line.strip();
         }
         tail.addLast(line);
@@ -54,7 +54,19 @@ final class StderrCollector implements LineAssembler.LineHandler {
     }
 
     /**
-     * What stderr says about a failure: the first {@code Error...} line when there is one, else the last
+     * Whether a line says what went wrong: a line of its own (not indented: not a stack frame, not a field of an error
+     * object Node prints after it) that names an error or a failure, e.g. {@code Failed to extract bundled package:
+     * Error: EACCES: permission denied, mkdir '/.cache'}.
+     */
+    static boolean saysWhatWentWrong(String line) {
+        return !line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && WENT_WRONG.matcher(line).find();
+    }
+
+    private static final java.util.regex.Pattern WENT_WRONG = java.util.regex.Pattern.compile(
+            "(?i)\\b(error|failed|cannot|can't|denied|not found)\\b");
+
+    /**
+     * What stderr says about a failure: its first line that says what went wrong when there is one, else the last
      * lines joined; null when nothing was written.
      */
     synchronized String explanation() {

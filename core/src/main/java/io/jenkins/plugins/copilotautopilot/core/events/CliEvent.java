@@ -26,10 +26,16 @@ public final class CliEvent implements StreamLine {
     public static final String VERIFY_STARTED = "autopilot.verify_started";
     public static final String VERIFY_OUTPUT = "autopilot.verify_output";
     public static final String VERIFY_FINISHED = "autopilot.verify_finished";
+    /**
+     * Not the CLI's own: the launch script waits for the follower to say what comes next, after the CLI ended or after a
+     * round of the acceptance check ({@code data.step}, {@code data.after}: {@code cli} or {@code check},
+     * {@code data.exitCode}).
+     */
+    public static final String AWAITING = "autopilot.awaiting";
     /** Whether events of this type are the launch script's (in the CLI's stream), not the journal's own records. */
     public static boolean fromLaunchScript(String type) {
         return CLI_FOUND.equals(type) || CHANGES_LEFT_OUT.equals(type) || VERIFY_STARTED.equals(type)
-                || VERIFY_OUTPUT.equals(type) || VERIFY_FINISHED.equals(type);
+                || VERIFY_OUTPUT.equals(type) || VERIFY_FINISHED.equals(type) || AWAITING.equals(type);
     }
 
     private final String type;

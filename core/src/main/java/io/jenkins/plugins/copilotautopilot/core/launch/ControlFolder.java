@@ -19,10 +19,11 @@ public final class ControlFolder {
     /** One file per environment variable (name = file name); read and removed by the launch script. */
     public static final String ENVIRONMENT = "env";
     /**
-     * {@code name=value} lines for the launch script: {@code watchdog} (seconds; 0 for none), {@code describe} (1: say
-     * which CLI runs), {@code changes} (0: do not record what the agent changed), {@code rounds} (verify rounds at most),
-     * {@code mask} (the names of the variables whose values the agent must not be shown, comma-separated), {@code keep} (1: pack the
-     * session's state into {@link #KEPT_SESSION} at the end).
+     * {@code name=value} lines for the launch script (numbers and flags, never user text): {@code watchdog} (seconds; 0
+     * for none), {@code describe} (1: say which CLI runs), {@code changes} (0: do not record what the agent changed),
+     * {@code keep} (1: pack the session's state into {@link #KEPT_SESSION} at the end), {@code sandbox} (1: check that the
+     * machine can run the CLI's sandbox), and the script's limits ({@code kill_grace}, {@code await},
+     * {@code untracked_files}, {@code untracked_kb}, {@code patch_bytes}, {@code verify_lines}, {@code verify_chars}).
      */
     public static final String LAUNCH_SETTINGS = "launch";
     /** The CLI's standard output, one JSON event per line, where the runner puts it (durable-task has its own log file). */
@@ -78,6 +79,13 @@ public final class ControlFolder {
     public static final String VERIFY_OUTPUT_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.VERIFY_OUTPUT;
     /** After it: {@code data.round}, {@code data.exitCode}. */
     public static final String VERIFY_FINISHED_EVENT = io.jenkins.plugins.copilotautopilot.core.events.CliEvent.VERIFY_FINISHED;
+    /**
+     * {@code answer-N}: what the launch script does after its wait {@code N} ({@code check}, {@code resume} or
+     * {@code done}), written by the follower ({@link LaunchFiles#writeAnswer}).
+     */
+    public static final String ANSWER = "answer-";
+    /** {@code answer-N.prompt}: the agent's next task, when the answer is {@code resume}; written before the answer. */
+    public static final String ANSWER_PROMPT_SUFFIX = ".prompt";
     /** The launch script. */
     public static final String SCRIPT = "launch.sh";
     /** The CLI's private state folder. */

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
+import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,13 +51,29 @@ public final class LaunchFiles {
         if (verify != null) {
             files.put(ControlFolder.VERIFY, utf8(verify));
         }
-        files.put(ControlFolder.LAUNCH_SETTINGS, utf8("watchdog=" + watchdogSeconds + "\n" + "describe=" + (describeCli ? "1" : "")
-                + "\nchanges=" + (command.options().recordChanges() ? "1" : "0")
-                + "\nrounds=" + (verify == null ? 0 : command.options().maxVerifyRounds())
-                + "\nmask=" + String.join(",", command.secretVariables())
-                + "\nkeep=" + (command.options().keepSession() ? "1" : "") + "\n"));
+        files.put(ControlFolder.LAUNCH_SETTINGS, utf8(settings(command, watchdogSeconds, describeCli)));
         files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.launchFolder())));
         return files;
+    }
+
+    /** The launch script's settings ({@link ControlFolder#LAUNCH_SETTINGS}): numbers and flags, never user text. */
+    private static String settings(CliCommand command, long watchdogSeconds, boolean describeCli) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("watchdog", watchdogSeconds);
+        settings.put("describe", describeCli ? "1" : "");
+        settings.put("changes", command.options().recordChanges() ? "1" : "0");
+        settings.put("keep", command.options().keepSession() ? "1" : "");
+        settings.put("sandbox", command.options().sandbox() ? "1" : "");
+        settings.put("kill_grace", LaunchScript.KILL_GRACE_SECONDS);
+        settings.put("await", LaunchScript.AWAIT_SECONDS);
+        settings.put("untracked_files", LaunchScript.MAX_UNTRACKED_FILES);
+        settings.put("untracked_kb", LaunchScript.MAX_UNTRACKED_KILOBYTES);
+        settings.put("patch_bytes", WorkTreeChanges.MAX_PATCH_BYTES);
+        settings.put("verify_lines", LaunchScript.VERIFY_LINES);
+        settings.put("verify_chars", LaunchScript.VERIFY_LINE_CHARS);
+        StringBuilder text = new StringBuilder();
+        settings.forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
+        return text.toString();
     }
 
     /**
@@ -86,6 +103,34 @@ public final class LaunchFiles {
         } catch (UnsupportedOperationException e) {
             // not a POSIX file system: nothing to tighten
         }
+    }
+
+    /**
+     * Tells the launch script waiting in {@code controlFolder} what comes after its wait {@code step}: the prompt
+     * first (readable by its owner only), then the answer, each written whole (a temporary file moved in place). Once
+     * the answer is there, nothing is written again.
+     */
+    public static void writeAnswer(Path controlFolder, int step, String answer, String prompt) throws IOException {
+        Path target = controlFolder.resolve(ControlFolder.ANSWER + step);
+        if (Files.exists(target)) {
+            return;
+        }
+        if (prompt != null) {
+            writeWhole(controlFolder.resolve(ControlFolder.ANSWER + step + ControlFolder.ANSWER_PROMPT_SUFFIX), utf8(prompt));
+        }
+        writeWhole(target, utf8(answer + "\n"));
+    }
+
+    private static void writeWhole(Path target, byte[] content) throws IOException {
+        Path part = target.resolveSibling(target.getFileName() + ".part");
+        Files.deleteIfExists(part);
+        try {
+            Files.createFile(part, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(part);
+        }
+        Files.write(part, content);
+        Files.move(part, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The file that holds a variable, relative to the control folder. */

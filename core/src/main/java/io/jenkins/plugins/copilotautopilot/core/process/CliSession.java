@@ -42,6 +42,15 @@ public interface CliSession {
      */
     void stop() throws IOException, InterruptedException;
 
+    /**
+     * Tells the launch script, which waits after the CLI or the acceptance check (its {@code step}), what comes next:
+     * {@code answer} ({@code check}, {@code resume} or {@code done}) and, to resume, the agent's next task
+     * ({@code prompt}, else null). Writes it once: telling the same step again changes nothing. Sessions without a
+     * launch script (a replay) ignore it.
+     */
+    default void answer(int step, String answer, String prompt) throws IOException, InterruptedException {
+    }
+
     /** Removes the control folder, the CLI's private state with it. */
     void cleanup() throws IOException, InterruptedException;
 }

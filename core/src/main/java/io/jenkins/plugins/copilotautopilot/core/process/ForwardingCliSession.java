@@ -32,6 +32,11 @@ public class ForwardingCliSession implements CliSession {
     }
 
     @Override
+    public void answer(int step, String answer, String prompt) throws IOException, InterruptedException {
+        session.answer(step, answer, prompt);
+    }
+
+    @Override
     public void cleanup() throws IOException, InterruptedException {
         session.cleanup();
     }

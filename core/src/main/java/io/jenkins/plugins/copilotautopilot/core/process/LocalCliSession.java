@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.process;
 
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.launch.LaunchFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -117,9 +118,17 @@ public final class LocalCliSession implements CliSession {
     }
 
     @Override
+    public void answer(int step, String answer, String prompt) throws IOException {
+        LaunchFiles.writeAnswer(folder, step, answer, prompt);
+    }
+
+    @Override
     public void stop() {
-        // The CLI and everything it started (its tree, and every process carrying the run's marker); the launch
-        // script then records how the CLI ended and what it changed, and ends by itself.
+        // The stop file first: the launch script's watchdog stops whatever runs (the CLI, the acceptance check, a wait),
+        // and the script neither checks nor resumes after it. Then the CLI and everything it started (its tree, and
+        // every process carrying the run's marker); the script then records how the CLI ended and what it changed,
+        // and ends by itself.
+        requestStop(folder);
         ProcessTreeKiller.kill(cliProcess(), runId, killGrace, true);
         boolean interrupted = Thread.interrupted(); // a stop on abort must still wait for the script
         try {
@@ -132,6 +141,15 @@ public final class LocalCliSession implements CliSession {
             }
         }
         ProcessTreeKiller.kill(script.toHandle(), runId, killGrace, true); // a script that would not end
+    }
+
+    /** Writes the control folder's stop file; a folder that is gone needs no stop. */
+    public static void requestStop(Path folder) {
+        try {
+            Files.write(folder.resolve(ControlFolder.STOP), new byte[0]);
+        } catch (IOException e) {
+            // the folder is gone, or not writable: the kills below are all there is
+        }
     }
 
     /** The CLI's process (from the pid the launch script noted), or null before it started or after it ended. */

@@ -64,13 +64,24 @@ public final class ProcessTreeKiller {
         }
     }
 
-    /** The live processes that belong to the run. */
+    /**
+     * The live processes that belong to the run, parents before their children: a shell gets its signal before the
+     * command it waits for, so that it cannot go on to its next command when that one dies first (a check
+     * {@code sleep 61; echo late} printed "late" after a stop that killed the {@code sleep} first).
+     */
     public static Set<ProcessHandle> find(ProcessHandle root, String runId) {
         Set<ProcessHandle> found = new LinkedHashSet<>();
         if (root != null) {
-            root.descendants().filter(ProcessHandle::isAlive).forEach(found::add);
             if (root.isAlive()) {
                 found.add(root);
+            }
+            java.util.Deque<ProcessHandle> parents = new java.util.ArrayDeque<>(List.of(root));
+            while (!parents.isEmpty()) {
+                parents.removeFirst().children().filter(ProcessHandle::isAlive).forEach(child -> {
+                    if (found.add(child)) {
+                        parents.addLast(child);
+                    }
+                });
             }
         }
         if (runId != null) {

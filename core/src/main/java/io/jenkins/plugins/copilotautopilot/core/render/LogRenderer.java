@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.render;
 
+import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
+
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
@@ -217,14 +219,16 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onVerifyFinished(int round, int exitCode, java.time.Instant at) {
-        boolean more = (verifyRounds == 0 || round < verifyRounds) && exitCode != 126 && exitCode != 127;
-        if (exitCode == io.jenkins.plugins.copilotautopilot.core.session.SessionTracker.STOPPED_VERIFY) {
-            line("Verify, round " + round + ": stopped with the session");
-            return;
-        }
-        line("Verify, round " + round + ": " + (exitCode == 0 ? "passed"
-                : "FAILED with exit code " + exitCode + (more ? "; the agent is asked to fix it"
-                : exitCode == 126 || exitCode == 127 ? "; the check could not start" : "; no rounds left")));
+        AcceptanceCheck.Verdict verdict = AcceptanceCheck.verdict(exitCode,
+                exitCode == io.jenkins.plugins.copilotautopilot.core.session.SessionTracker.STOPPED_VERIFY);
+        String said = switch (verdict) {
+            case STOPPED -> "stopped with the session";
+            case PASSED -> "passed";
+            case CANNOT_START -> "FAILED with exit code " + exitCode + "; the check could not start";
+            case FAILED -> "FAILED with exit code " + exitCode + (verifyRounds == 0
+                    || new AcceptanceCheck(null, verifyRounds).sendsBack(verdict, round) ? "; the agent is asked to fix it" : "; no rounds left");
+        };
+        line("Verify, round " + round + ": " + said);
     }
 
     @Override

@@ -5,8 +5,9 @@ import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
 import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
-import io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport;
 import io.jenkins.plugins.copilotautopilot.core.command.Setting;
+import io.jenkins.plugins.copilotautopilot.core.kept.KeptSessionState;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +60,8 @@ public final class RunnerArguments {
             "Network:",
             "      --allow-url URL            a URL or domain the tools may reach without --allow-all-tools (repeatable)",
             "      --deny-url URL             a URL or domain they may never reach, even with --allow-all-tools (repeatable)",
-            "      --sandbox                  run shell commands in the CLI's sandbox (Linux: bwrap; macOS: sandbox-exec)",
+            "      --sandbox                  run shell commands in the CLI's sandbox (Linux: bwrap, slirp4netns;",
+            "                                 macOS: sandbox-exec); checked before the CLI starts",
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
@@ -226,12 +228,19 @@ public final class RunnerArguments {
             }
             String stateDir = given.last("--state-dir", Path.of(env.getOrDefault("HOME", "."), ".copilot-autopilot", "sessions").toString());
             kept = Path.of(stateDir).resolve(session + ".tgz").toAbsolutePath().normalize();
+            String problem = RunnerChecks.stateDirectory(kept.getParent());
+            if (problem != null) {
+                throw new UsageException(problem);
+            }
             options.keepSession(true);
             if (java.nio.file.Files.isRegularFile(kept)) {
                 try {
-                    options.keptSession(java.nio.file.Files.readAllBytes(kept));
+                    options.keptSession(KeptSessionState.sanitize(java.nio.file.Files.readAllBytes(kept), SecretMasker.none()));
+                } catch (KeptSessionState.UnusableStateException e) {
+                    throw new UsageException("--session " + session + ": " + kept + " cannot be continued (" + e.getMessage()
+                            + "); delete it to start a new session");
                 } catch (java.io.IOException e) {
-                    throw new UsageException("--session " + session + ": cannot read " + kept + " (" + e.getMessage() + ")");
+                    throw new UsageException("--session " + session + ": cannot read " + kept + " (" + RunnerChecks.reason(e) + ")");
                 }
             }
         } else if (given.last("--state-dir", null) != null) {
@@ -243,12 +252,6 @@ public final class RunnerArguments {
         }
         given.all("--allow-url").forEach(options::allowUrl);
         given.all("--deny-url").forEach(options::denyUrl);
-        if (given.flag("--sandbox", false)) {
-            String problem = SandboxSupport.problem(System.getProperty("os.name"), env);
-            if (problem != null) {
-                throw new UsageException(problem);
-            }
-        }
         given.all("--secret-env-var").forEach(options::secretEnvVar);
         given.all("--tool-secret").forEach(options::toolSecret);
         String baseUrl = given.last("--provider-base-url", env.get("COPILOT_PROVIDER_BASE_URL"));

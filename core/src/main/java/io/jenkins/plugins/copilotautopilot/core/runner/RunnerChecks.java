@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
+import io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -57,6 +58,24 @@ public final class RunnerChecks {
         return Files.isWritable(ancestor) ? null : option + " " + file + ": cannot create files in " + ancestor + " (permission denied)";
     }
 
+    /**
+     * Why sessions cannot be kept in {@code dir} ({@code --state-dir}), or null: tried for real before the session
+     * starts (a folder made readable by its owner only when it has to be made, and a file written and removed in it),
+     * so that a session is never run only to be lost at its end.
+     */
+    public static String stateDirectory(Path dir) {
+        try {
+            if (!Files.isDirectory(dir)) {
+                KeepingLauncher.ownerOnlyFolder(dir);
+            }
+            Path probe = Files.createTempFile(dir, ".copilot-autopilot-", ".probe");
+            Files.delete(probe);
+            return null;
+        } catch (IOException e) {
+            return "--state-dir " + dir + ": sessions cannot be kept there (" + reason(e) + ")";
+        }
+    }
+
     /** The one-line message when writing {@code file} for {@code option} failed. */
     public static String cannotWrite(String option, Path file, IOException e) {
         return "cannot write " + file + " (" + option + "): " + reason(e);
@@ -69,6 +88,9 @@ public final class RunnerChecks {
         }
         if (e instanceof AccessDeniedException) {
             return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return "a file is in the way: " + ((java.nio.file.FileAlreadyExistsException) e).getFile();
         }
         if (e instanceof FileSystemException fs) {
             String reason = fs.getReason();

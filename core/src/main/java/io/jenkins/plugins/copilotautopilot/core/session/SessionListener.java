@@ -19,7 +19,7 @@ public interface SessionListener {
     default void onVerifyStarted(int round, java.time.Instant at) {
     }
 
-    /** One of the last lines of its output (masked by the launch script for the agent, and again by the log). */
+    /** One of the last lines of its output, as the launch script printed it (the log, the journal and the agent get it masked). */
     default void onVerifyOutput(String line) {
     }
 

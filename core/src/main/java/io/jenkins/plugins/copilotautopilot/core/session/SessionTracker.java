@@ -56,6 +56,8 @@ public final class SessionTracker {
     private boolean verifyRunning;
     private int verifyRounds;
     private Integer verifyExitCode;
+    private Awaiting awaiting;
+    private int completions;
     private final java.util.Set<String> deniedUrls = new java.util.LinkedHashSet<>();
     private int assistantMessages;
     private int nudges;
@@ -97,6 +99,7 @@ public final class SessionTracker {
     public void accept(CliEvent event) {
         synchronized (this) {
             events++;
+            awaiting = null; // whatever the launch script or the CLI prints next, the script has moved on
         }
         try {
             dispatch(event);
@@ -157,6 +160,13 @@ public final class SessionTracker {
             case CliEvent.VERIFY_OUTPUT -> {
                 String text = event.dataText("text");
                 listeners.forEach(l -> l.onVerifyOutput(text == null ? "" : text));
+            }
+            case CliEvent.AWAITING -> {
+                JsonNode data = event.data();
+                synchronized (this) {
+                    awaiting = new Awaiting(data.path("step").asInt(), data.path("after").asText(""),
+                            data.path("exitCode").asInt(-1));
+                }
             }
             case CliEvent.VERIFY_FINISHED -> {
                 int round = event.data().path("round").asInt();
@@ -299,7 +309,11 @@ public final class SessionTracker {
         if (status == ToolStatus.DENIED) {
             call.deniedUrls(UrlDenials.denied(message, call.commandUrls()));
         }
+        String sandboxFailure = SandboxFailures.describe(data, output);
         synchronized (this) {
+            if (sandboxFailure != null && firstError == null) {
+                firstError = new SessionError(SandboxFailures.ERROR_TYPE, sandboxFailure, null);
+            }
             if (status == ToolStatus.DENIED) {
                 deniedToolCalls++;
                 if (!call.deniedUrls().isEmpty()) {
@@ -339,6 +353,9 @@ public final class SessionTracker {
         boolean completion = !TaskBlockers.CONTINUE.equals(outcome);
         synchronized (this) {
             taskCompleteSeen = completion;
+            if (completion) {
+                completions++;
+            }
             taskSummary = completion ? summary : null;
             taskSuccess = completion ? ok : null;
             taskOutcome = outcome;
@@ -501,6 +518,36 @@ public final class SessionTracker {
     }
 
     /** Whether the acceptance check is running now (the CLI is not: no event is due). */
+    /**
+     * The launch script waits to be told what comes next ({@link CliEvent#AWAITING}), or null: it printed something
+     * else since.
+     */
+    public synchronized Awaiting awaiting() {
+        return awaiting;
+    }
+
+    /** The launch script's wait: its {@code step} (1, 2, ...), after what ({@code cli} or {@code check}) and its exit code. */
+    public record Awaiting(int step, String after, int exitCode) {
+        public boolean afterCheck() {
+            return "check".equals(after);
+        }
+    }
+
+    /** How many {@code session.task_complete} events the session's stream held so far (each CLI run's own). */
+    public synchronized int completions() {
+        return completions;
+    }
+
+    /** Whether the agent's last {@code task_complete} said it is blocked. */
+    public synchronized boolean lastCompletionBlocked() {
+        return TaskBlockers.BLOCKED.equals(taskOutcome);
+    }
+
+    /** Whether the launch script is at work between the CLI's runs: the acceptance check runs, or it waits to be told. */
+    public synchronized boolean scriptWorking() {
+        return verifyRunning || awaiting != null;
+    }
+
     public synchronized boolean verifyRunning() {
         return verifyRunning;
     }

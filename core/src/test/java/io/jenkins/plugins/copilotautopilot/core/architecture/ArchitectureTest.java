@@ -31,28 +31,30 @@ class ArchitectureTest {
     @Test
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String name : new String[] {"text", "events", "mask", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
+        for (String name : new String[] {"text", "events", "mask", "verify", "session", "outcome", "command", "install", "journal",
+            "render", "changes", "kept", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
                 .whereLayer("text").mayNotAccessAnyLayer()
                 .whereLayer("events").mayNotAccessAnyLayer()
                 .whereLayer("mask").mayNotAccessAnyLayer()
+                .whereLayer("verify").mayOnlyAccessLayers("text")
                 .whereLayer("session").mayOnlyAccessLayers("events", "text")
                 .whereLayer("outcome").mayOnlyAccessLayers("session", "text")
                 .whereLayer("command").mayNotAccessAnyLayer()
                 .whereLayer("install").mayOnlyAccessLayers("command", "text")
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
-                .whereLayer("render").mayOnlyAccessLayers("changes", "command", "events", "mask", "outcome", "session", "text")
+                .whereLayer("render").mayOnlyAccessLayers("changes", "command", "events", "mask", "outcome", "session", "text", "verify")
                 .whereLayer("changes").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyAccessLayers("changes", "command", "events")
-                .whereLayer("process").mayOnlyAccessLayers("changes", "command", "launch")
+                .whereLayer("kept").mayOnlyAccessLayers("mask")
+                .whereLayer("process").mayOnlyAccessLayers("changes", "command", "kept", "launch", "mask")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("changes", "command", "events", "journal", "mask", "outcome", "process", "render",
-                        "session", "text")
-                .whereLayer("runner").mayOnlyAccessLayers("command", "demo", "engine", "events", "outcome", "process", "render", "report")
+                        "session", "text", "verify")
+                .whereLayer("runner").mayOnlyAccessLayers("command", "demo", "engine", "events", "kept", "mask", "outcome", "process", "render", "report")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);

@@ -3,11 +3,14 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.testing.ArchiveWriter;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Script;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +50,52 @@ class KeptSessionTest {
         assertThat(second.log.lines()).filteredOn(l -> l.startsWith("[copilot] Tokens: "))
                 .containsExactly("[copilot] Tokens: 1,000 in (0 from the cache), 20 out, in 1 model call");
         assertThat(Files.size(kept)).isGreaterThan(0);
+    }
+
+    /**
+     * The kept state held the first run's working directory ({@code workspace.yaml}'s {@code cwd}), which CLI 1.0.102
+     * changes into on {@code --resume}: the second run's tools worked in the first run's workspace.
+     */
+    @Test
+    void aContinuedSessionsToolsWorkInThisRunsWorkingDirectory() throws Exception {
+        Path kept = tmp.resolve("sessions/pr-29.tgz");
+        E2eRun first = E2eRun.with(Scripts.bashThenCompleteEachPrompt("pwd > where-1.txt", "Noted where."))
+                .prompt("Note where you are.").options(o -> o.allowAllTools(true)).keepSessionIn(kept).run();
+        assertThat(first.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(first.workDir.resolve("where-1.txt")).hasContent(first.workDir.toString());
+
+        byte[] state = Files.readAllBytes(kept);
+        E2eRun second = E2eRun.with(Scripts.bashThenCompleteEachPrompt("pwd > where-2.txt; pwd", "Noted where again."))
+                .prompt("Note where you are now.").options(o -> o.allowAllTools(true).keptSession(state)).keepSessionIn(kept).run();
+
+        assertThat(second.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(second.workDir).isNotEqualTo(first.workDir);
+        assertThat(second.workDir.resolve("where-2.txt")).hasContent(second.workDir.toString());
+        assertThat(first.workDir.resolve("where-2.txt")).doesNotExist();
+        assertThat(second.result.sessionId()).isEqualTo(first.result.sessionId());
+        // the model is told where it works now: nothing of the first run's working directory
+        String request = second.server.requests().get(0).toString();
+        assertThat(request).contains("Current working directory: " + second.workDir).doesNotContain(first.workDir.toString());
+    }
+
+    /** The kept state is the owner's alone, holds no earlier working directory and no secret a tool printed. */
+    @Test
+    void theKeptStateIsPrivateAndHoldsNeitherAPathOfTheRunNorASecret() throws Exception {
+        Path kept = tmp.resolve("state/s1.tgz");
+        String secret = "kept-secret-9f8e7d6c5b4a";
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo \"the key is $DEPLOY_KEY\" | base64; echo $DEPLOY_KEY", "Printed it."))
+                .environment("DEPLOY_KEY", secret)
+                .options(o -> o.allowAllTools(true).toolSecret("DEPLOY_KEY"))
+                .keepSessionIn(kept).run();
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+
+        assertThat(Files.getPosixFilePermissions(kept)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(Files.getPosixFilePermissions(kept.getParent())).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        String unpacked = ArchiveWriter.textOfTarGz(Files.readAllBytes(kept));
+        assertThat(unpacked).contains("workspace.yaml").doesNotContain("cwd:").doesNotContain(run.workDir.toString() + "\n")
+                .doesNotContain(secret)
+                .doesNotContain(java.util.Base64.getEncoder().encodeToString(("the key is " + secret + "\n").getBytes()).substring(16, 40))
+                .contains("****");
     }
 
     @Test

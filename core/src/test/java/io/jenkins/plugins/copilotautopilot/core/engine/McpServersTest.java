@@ -56,6 +56,22 @@ class McpServersTest {
         assertThat(run.command.commandLine().toString()).doesNotContain(TOKEN);
     }
 
+    /** A variable whose value went to an MCP server is a secret: the agent's shell does not get it (CLI 1.0.102 hid it only when named). */
+    @Test
+    void aVariableHandedToAnMcpServerIsHiddenFromTheAgentsTools() throws Exception {
+        McpServers.Resolved servers = McpServers.resolve(config("${env:TICKETS_TOKEN}"), Map.of("env:TICKETS_TOKEN", TOKEN));
+        E2eRun run = E2eRun.with(io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts.bashThenComplete(
+                        "echo \"token=[$TICKETS_TOKEN]\"", "Looked."))
+                .environment("TICKETS_TOKEN", TOKEN)
+                .options(o -> o.mcpServers(servers).allowAllTools(true))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.command.hiddenFromTools()).contains("TICKETS_TOKEN");
+        assertThat(run.journalText()).contains("token=[]").doesNotContain("token=[****]").doesNotContain(TOKEN);
+        assertThat(run.server.requests().toString()).contains("token=[]").doesNotContain(TOKEN);
+    }
+
     @Test
     void aConfigurationThatCannotRunIsOneLine() {
         assertThatThrownBy(() -> McpServers.references("{\"tickets\": {\"command\": \"node\","))
@@ -79,6 +95,7 @@ class McpServersTest {
         assertThat(resolved.json()).startsWith("{\"mcpServers\":{").contains("\"Bearer jira-s3cret\"").contains("\"--key=k-1\"");
         assertThat(resolved.secretValues()).containsExactly("jira-s3cret", "k-1");
         assertThat(resolved.servers()).containsExactly("jira", "local");
+        assertThat(resolved.variables()).containsExactly("KEY");
         assertThat(resolved.toString()).doesNotContain("jira-s3cret");
     }
 }

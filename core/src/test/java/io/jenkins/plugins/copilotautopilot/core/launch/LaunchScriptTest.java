@@ -103,6 +103,39 @@ class LaunchScriptTest {
         assertThat(LaunchScript.quote("it's")).isEqualTo("'it'\\''s'");
     }
 
+    /** The script names the files and events the Java side reads by their own names (each kept once, in ControlFolder/CliEvent). */
+    @Test
+    void theScriptUsesTheNamesTheFollowerReads() {
+        String script = LaunchScript.source();
+        for (String inLaunchFolder : List.of(ControlFolder.PROMPT, ControlFolder.ARGUMENTS, ControlFolder.WORKING_DIRECTORY,
+                ControlFolder.ENVIRONMENT, ControlFolder.LAUNCH_SETTINGS, ControlFolder.VERIFY, ControlFolder.KEPT_SESSION,
+                ControlFolder.MCP_CONFIG)) {
+            assertThat(script).as(inLaunchFolder).contains("\"$in/" + inLaunchFolder);
+        }
+        for (String inControlFolder : List.of(ControlFolder.STDERR, ControlFolder.EXIT_CODE, ControlFolder.LAUNCH_ERROR,
+                ControlFolder.CLI_PID, ControlFolder.HEARTBEAT, ControlFolder.STOP, ControlFolder.STOPPED, ControlFolder.CHANGES_STATUS,
+                ControlFolder.CHANGES_NUMSTAT, ControlFolder.CHANGES_PATCH, ControlFolder.MCP_CONFIG, ControlFolder.KEPT_SESSION,
+                ControlFolder.KEPT_SESSION_OFFSET, ControlFolder.ANSWER, ControlFolder.COPILOT_HOME)) {
+            assertThat(script).as(inControlFolder).contains("$c/" + inControlFolder);
+        }
+        for (String event : List.of(ControlFolder.CLI_EVENT, ControlFolder.CHANGES_LEFT_OUT_EVENT, ControlFolder.VERIFY_STARTED_EVENT,
+                ControlFolder.VERIFY_OUTPUT_EVENT, ControlFolder.VERIFY_FINISHED_EVENT,
+                io.jenkins.plugins.copilotautopilot.core.events.CliEvent.AWAITING)) {
+            assertThat(script).as(event).contains("{\"type\":\"" + event + "\"");
+        }
+        assertThat(script).contains("COPILOT_AUTOPILOT_RUN_ID").contains(CliCommand.RUN_MARKER_VARIABLE);
+    }
+
+    /** shellcheck (Debian's package, which the build installs) finds nothing to say about the script. */
+    @Test
+    void shellcheckFindsNothing() throws Exception {
+        Path script = Files.writeString(dir.resolve("launch.sh"), LaunchScript.source());
+        Process check = new ProcessBuilder("shellcheck", "--shell=sh", "--severity=style", script.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(check.waitFor()).as(said).isZero();
+    }
+
     @Test
     void anNpmInstallFolderIsResolvedToItsNativeBinary() throws Exception {
         Path npm = dir.resolve("npm");

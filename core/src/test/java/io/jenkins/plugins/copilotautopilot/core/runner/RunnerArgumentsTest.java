@@ -93,17 +93,14 @@ class RunnerArgumentsTest {
     }
 
     @Test
-    void urlRulesAndASandboxThisMachineCannotRun() throws Exception {
+    void urlRules() throws Exception {
         AutopilotOptions options = options("-p", "x", "--allow-url", "https://registry.example.com", "--deny-url=evil.example",
                 "--deny-url", "http://127.0.0.1:9");
         assertThat(options.allowUrls()).containsExactly("https://registry.example.com");
         assertThat(options.denyUrls()).containsExactly("evil.example", "http://127.0.0.1:9");
         assertThat(options.sandbox()).isFalse();
-        // a PATH without bwrap: one line naming what is missing, before any CLI starts
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of("PATH", "/nonexistent"), "-p", "x", "--sandbox"))
-                .isInstanceOf(RunnerArguments.UsageException.class)
-                .hasMessage(io.jenkins.plugins.copilotautopilot.core.command.SandboxSupport.problem(System.getProperty("os.name"),
-                        Map.of("PATH", "/nonexistent")));
+        // whether the machine can run the sandbox is the launch script's to find out, where the CLI runs (SandboxTest)
+        assertThat(options("-p", "x", "--sandbox").sandbox()).isTrue();
     }
 
     @Test

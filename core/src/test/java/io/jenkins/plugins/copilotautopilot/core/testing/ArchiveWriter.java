@@ -72,6 +72,20 @@ public final class ArchiveWriter {
         return this;
     }
 
+    /** Every entry of a {@code .tar.gz}: its name, then its content as UTF-8 text, one after the other. */
+    public static String textOfTarGz(byte[] archive) throws IOException {
+        StringBuilder text = new StringBuilder();
+        try (org.apache.commons.compress.archivers.tar.TarArchiveInputStream tar = new org.apache.commons.compress.archivers.tar
+                .TarArchiveInputStream(new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(archive)))) {
+            org.apache.commons.compress.archivers.tar.TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                text.append("== ").append(entry.getName()).append('\n').append(new String(tar.readAllBytes(), StandardCharsets.UTF_8))
+                        .append('\n');
+            }
+        }
+        return text.toString();
+    }
+
     /** A shell script that prints {@code output}: stands in for the CLI binary. */
     public static String script(String output) {
         return "#!/bin/sh\necho '" + output + "'\n";

@@ -84,6 +84,8 @@ public final class E2eRun {
         private WorkDirSetup setup = dir -> { };
         private final java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
         private Path keepIn;
+        private Path controlParent;
+        private java.util.function.UnaryOperator<CliSession> sessionWrapper = session -> session;
 
         private Builder(ScriptedModelServer.Script script) {
             this.script = script;
@@ -134,9 +136,27 @@ public final class E2eRun {
             return this;
         }
 
+        /** Leaves a variable out of the environment the run starts with. */
+        public Builder withoutEnvironment(String name) {
+            environment.remove(name);
+            return this;
+        }
+
+        /** Puts the control folder into {@code parent} (as a job's runs share its @tmp folder) instead of the run's own folder. */
+        public Builder controlFolderIn(Path parent) {
+            this.controlParent = parent;
+            return this;
+        }
+
         /** A variable of the environment the run starts with (and the CLI's command is built from). */
         public Builder environment(String name, String value) {
             environment.put(name, value);
+            return this;
+        }
+
+        /** Wraps the launched session (to hold back what the follower tells the launch script, say). */
+        public Builder session(java.util.function.UnaryOperator<CliSession> wrapper) {
+            this.sessionWrapper = wrapper;
             return this;
         }
 
@@ -149,7 +169,8 @@ public final class E2eRun {
             Path root = Files.createTempDirectory(TestFolders.root(), "e2e-");
             Path work = Files.createDirectories(root.resolve("work"));
             setup.prepare(work);
-            Path control = root.resolve("control");
+            Path control = controlParent == null ? root.resolve("control")
+                    : controlParent.resolve("session-" + java.util.UUID.randomUUID());
             Path journal = root.resolve("journal.jsonl");
             ScriptedModelServer server = ScriptedModelServer.start(script);
             try {
@@ -169,7 +190,7 @@ public final class E2eRun {
                 io.jenkins.plugins.copilotautopilot.core.process.CliLauncher local = new LocalCliLauncher(
                         io.jenkins.plugins.copilotautopilot.core.process.ProcessTreeKiller.DEFAULT_GRACE, environment);
                 TeeLauncher launcher = new TeeLauncher(keepIn == null ? local
-                        : new io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher(local, keepIn));
+                        : new io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher(local, keepIn), sessionWrapper);
                 SessionResult result = engine.run(command, launcher);
                 return new E2eRun(result, log, journal, launcher.stdout(), command.runId(), server, work, command);
             } finally {
@@ -187,10 +208,12 @@ public final class E2eRun {
     /** Keeps a copy of the CLI's raw stdout before the control folder is removed, to show what the engine had to mask. */
     static final class TeeLauncher implements CliLauncher {
         private final CliLauncher next;
+        private final java.util.function.UnaryOperator<CliSession> wrapper;
         private volatile String stdout = "";
 
-        TeeLauncher(CliLauncher next) {
+        TeeLauncher(CliLauncher next, java.util.function.UnaryOperator<CliSession> wrapper) {
             this.next = next;
+            this.wrapper = wrapper;
         }
 
         String stdout() {
@@ -204,7 +227,7 @@ public final class E2eRun {
 
         @Override
         public CliSession launch(CliCommand command) throws IOException, InterruptedException {
-            CliSession session = next.launch(command);
+            CliSession session = wrapper.apply(next.launch(command));
             Path output = Path.of(command.launchFolder(), ControlFolder.OUTPUT);
             return new ForwardingCliSession(session) {
                 @Override

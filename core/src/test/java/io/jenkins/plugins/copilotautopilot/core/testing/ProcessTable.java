@@ -44,6 +44,18 @@ public final class ProcessTable {
         return survivors;
     }
 
+    /** Whether a live process runs whose command line, arguments joined by spaces, is {@code commandLine}. */
+    public static boolean runningWith(String commandLine) {
+        java.io.File[] entries = new java.io.File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
+        for (java.io.File dir : entries == null ? new java.io.File[0] : entries) {
+            long pid = Long.parseLong(dir.getName());
+            if (cmdline(pid).replace('\0', ' ').strip().equals(commandLine) && !isZombie(pid)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The command line of a running process as the kernel holds it, NULs between arguments. */
     public static String cmdline(long pid) {
         try {

@@ -402,6 +402,33 @@ public final class ScriptedModelServer implements AutoCloseable {
             return null;
         }
 
+        /**
+         * For each new user message (a new run of a continued session, too): runs {@code command} with bash, then calls
+         * task_complete with {@code summary}. Only what came after the conversation's last user message counts.
+         */
+        public static Script bashThenCompleteEachPrompt(String command, String summary) {
+            return request -> {
+                JsonNode messages = request.body().path("messages");
+                int lastUser = -1;
+                for (int i = 0; i < messages.size(); i++) {
+                    if ("user".equals(messages.get(i).path("role").asText())) {
+                        lastUser = i;
+                    }
+                }
+                boolean ranBash = false;
+                boolean completed = false;
+                for (int i = lastUser + 1; i < messages.size(); i++) {
+                    for (JsonNode call : messages.get(i).path("tool_calls")) {
+                        String name = call.path("function").path("name").asText();
+                        ranBash |= "bash".equals(name);
+                        completed |= "task_complete".equals(name);
+                    }
+                }
+                return !ranBash ? Reply.bash(command, 60).withText("I'll run a command.")
+                        : !completed ? Reply.taskComplete(summary) : Reply.text("All done.");
+            };
+        }
+
         /** Answers with text first; completes once the CLI nudged it. */
         public static Script completeAfterNudge(String summary) {
             return request -> request.turn() == 1

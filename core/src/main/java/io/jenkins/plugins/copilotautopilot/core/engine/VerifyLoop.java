@@ -1,0 +1,107 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The follower's half of the acceptance check: the launch script runs the CLI and the check, and after each it waits
+ * ({@link io.jenkins.plugins.copilotautopilot.core.events.CliEvent#AWAITING}) until it is told what comes next. This
+ * decides it from what the session's stream showed: after the CLI, the check runs when the CLI ended well with a new
+ * completion that is not a blocker and rounds are left; after the check, the agent is sent back ({@code resume}, with
+ * the prompt of {@link AcceptanceCheck#retryPrompt}, masked as the journal is) when {@link AcceptanceCheck#sendsBack}.
+ * Nothing is told once the session is being stopped: the script sees the stop itself.
+ *
+ * <p>Every decision follows from the stream alone, so a follower that reads a session again after a restart makes the
+ * same; the answer is sent again every {@link #RESEND_SECONDS} seconds until the script moves on (a call to an agent
+ * may be lost), and the session writes it only once.
+ */
+final class VerifyLoop implements SessionListener {
+    static final long RESEND_SECONDS = 5;
+    static final String CHECK = "check";
+    static final String RESUME = "resume";
+    static final String DONE = "done";
+
+    private final AcceptanceCheck check;
+    private final SecretMasker masker;
+    /** The current round's output lines, as the stream brought them (unmasked). */
+    private final List<String> output = new ArrayList<>();
+    /** How many completions the session had when the check last started: a completion after that is new. */
+    private int completionsChecked;
+    private int answeredStep;
+    private String answer;
+    private String prompt;
+    private long sentAtNanos;
+
+    VerifyLoop(AcceptanceCheck check, SecretMasker masker) {
+        this.check = check;
+        this.masker = masker;
+    }
+
+    private SessionTracker tracker;
+
+    /** The tracker whose stream this loop follows (it listens to it). */
+    VerifyLoop follow(SessionTracker sessionTracker) {
+        this.tracker = sessionTracker;
+        sessionTracker.addListener(this);
+        return this;
+    }
+
+    @Override
+    public synchronized void onVerifyStarted(int round, java.time.Instant at) {
+        output.clear();
+        completionsChecked = tracker.completions();
+    }
+
+    @Override
+    public synchronized void onVerifyOutput(String line) {
+        output.add(line);
+    }
+
+    /**
+     * Tells a waiting launch script what comes next, or tells it again when it has not moved on for a while.
+     *
+     * @param stopping whether the session is being stopped (then nothing is told)
+     */
+    synchronized void answer(CliSession session, boolean stopping) throws IOException, InterruptedException {
+        SessionTracker.Awaiting awaiting = tracker.awaiting();
+        if (awaiting == null || stopping) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (awaiting.step() != answeredStep) {
+            decide(awaiting);
+            answeredStep = awaiting.step();
+        } else if (now - sentAtNanos < TimeUnit.SECONDS.toNanos(RESEND_SECONDS)) {
+            return;
+        }
+        sentAtNanos = now;
+        session.answer(awaiting.step(), answer, prompt);
+    }
+
+    private void decide(SessionTracker.Awaiting awaiting) {
+        prompt = null;
+        if (check == null) {
+            answer = DONE;
+        } else if (!awaiting.afterCheck()) {
+            boolean completedAnew = awaiting.exitCode() == 0 && tracker.completions() > completionsChecked
+                    && !tracker.lastCompletionBlocked();
+            answer = completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+        } else {
+            int round = tracker.verifyRounds();
+            AcceptanceCheck.Verdict verdict = AcceptanceCheck.verdict(awaiting.exitCode(), tracker.verifyExitCode() == null);
+            if (check.sendsBack(verdict, round)) {
+                answer = RESUME;
+                prompt = masker.mask(check.retryPrompt(awaiting.exitCode(), output));
+            } else {
+                answer = DONE;
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.jenkins.plugins.copilotautopilot.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI's sandbox ({@code --sandbox}) with the real CLI 1.0.102 and Debian's bubblewrap and slirp4netns, which the
+ * build installs ({@code .ci/run}): a machine that lacks what it needs is refused before the CLI starts, a sandbox that
+ * cannot start the agent's commands ends the session FAILED (never COMPLETED), and one that works runs them, with what
+ * it keeps out measured.
+ */
+class SandboxTest {
+    @TempDir
+    Path tmp;
+
+    /** A PATH with every program of this machine's usual folders but {@code left}, and the programs of {@code extra}. */
+    private Path pathWithout(String left, Path extra) throws IOException {
+        // not in the @TempDir: JUnit warns about every link it deletes there; the test JVM's folder goes at its exit
+        Path bin = Files.createDirectories(Files.createTempDirectory(io.jenkins.plugins.copilotautopilot.core.testing.TestFolders.root(),
+                "path-").resolve("bin"));
+        for (String dir : new String[] {"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"}) {
+            if (!Files.isDirectory(Path.of(dir))) {
+                continue;
+            }
+            try (Stream<Path> programs = Files.list(Path.of(dir))) {
+                for (Path p : (Iterable<Path>) programs::iterator) {
+                    Path link = bin.resolve(p.getFileName().toString());
+                    if (!p.getFileName().toString().equals(left) && !Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        Files.createSymbolicLink(link, p);
+                    }
+                }
+            }
+        }
+        return extra == null ? bin : Path.of(extra + ":" + bin);
+    }
+
+    @Test
+    void aMachineWithoutSlirp4netnsIsRefusedBeforeTheCliStarts() throws Exception {
+        Path path = pathWithout("slirp4netns", null);
+        assertThat(path.resolve("bwrap")).exists();
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hi > made.txt", "Made it."))
+                .environment("PATH", path.toString())
+                .options(o -> o.sandbox(true).allowAllTools(true))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(run.result.reason()).isEqualTo("Could not start the Copilot CLI: sandbox is on, but this machine cannot run the"
+                + " Copilot CLI's sandbox: it needs slirp4netns on the PATH (on Linux: bubblewrap 0.5.0+, slirp4netns, util-linux"
+                + " 2.35+ and iptables). Install it, run the step on a node that has it, or turn sandbox off.");
+        assertThat(run.server.requests()).isEmpty();
+        assertThat(run.workDir.resolve("made.txt")).doesNotExist();
+    }
+
+    @Test
+    void aSandboxThatCannotStartTheAgentsCommandsEndsFailedNotCompleted() throws Exception {
+        // a slirp4netns that is there but does not work: the check before the start passes, every sandboxed command fails
+        Path broken = Files.createDirectories(tmp.resolve("broken"));
+        Path slirp = Files.writeString(broken.resolve("slirp4netns"), "#!/bin/sh\necho 'slirp4netns: broken' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(slirp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hi > made.txt", "Made it."))
+                .environment("PATH", pathWithout("slirp4netns", broken).toString())
+                .options(o -> o.sandbox(true).allowAllTools(true))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(run.result.reason()).startsWith("The session failed with a sandbox error: the CLI's sandbox could not start a"
+                + " shell command: Cannot start sandboxed command: Bubblewrap cannot start sandboxed commands");
+        assertThat(run.workDir.resolve("made.txt")).doesNotExist();
+        assertThat(run.log.lines()).anyMatch(l -> l.contains("Summary: Made it."));
+    }
+
+    @Test
+    void aWorkingSandboxRunsTheAgentsCommandsAndKeepsOutWhatItSays() throws Exception {
+        // not below the temp directory, the home, the PATH or the workspace, which the sandbox lets tools see
+        Path outside = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-outside-");
+        Files.writeString(outside.resolve("secret.txt"), "outside-the-workspace");
+        try {
+            probe(outside);
+        } finally {
+            Files.delete(outside.resolve("secret.txt"));
+            Files.delete(outside);
+        }
+    }
+
+    private void probe(Path outside) throws Exception {
+        String probe = "echo in > made.txt; cat " + outside.resolve("secret.txt") + " || echo 'outside: unreadable';"
+                + " echo x > /etc/copilot-sandbox-probe || echo 'etc: read-only'";
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete(probe, "Probed."))
+                .options(o -> o.sandbox(true).allowAllTools(true).allowAllPaths(true))
+                .run();
+
+        assertThat(run.result.outcome()).as(run.result.reason()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.workDir.resolve("made.txt")).hasContent("in");
+        String tool = run.journalText();
+        assertThat(tool).contains("outside: unreadable").doesNotContain("outside-the-workspace")
+                .contains("etc: read-only");
+        assertThat(Path.of("/etc/copilot-sandbox-probe")).doesNotExist();
+    }
+}
