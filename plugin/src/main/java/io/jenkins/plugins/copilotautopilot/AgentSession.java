@@ -491,6 +491,26 @@ final class AgentSession implements CliSession, SessionInbox {
         }
     }
 
+    /**
+     * Tells the launch script what comes after its wait, without waiting: on {@link Following#remoteCalls()}, bounded in
+     * time, written into the control folder from the agent (containers included: the folder is the agent's). A call that
+     * fails is not retried here: the follower tells the script again until it moves on.
+     */
+    @Override
+    public void answer(int step, String answer, String prompt) {
+        Following.remoteCalls().submit(() -> {
+            try {
+                FilePath folder = controlFolder();
+                TimeLimits.limit(folder.getChannel(), REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Answering(where.displayNode()),
+                        () -> folder.act(new AnswerCallable(step, answer, prompt)));
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                LOGGER.log(Level.FINE, "telling a Copilot session's launch script what comes next failed; it is told again", e);
+            } finally {
+                owner.wake();
+            }
+        });
+    }
+
     /** Removes the session's folders (the CLI's private state with them); on the calling thread, bounded in time. */
     @Override
     public void cleanup() throws IOException, InterruptedException {

@@ -17,12 +17,18 @@ import java.util.Date;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.attribute.PosixFilePermissions;
+import io.jenkins.plugins.copilotautopilot.core.kept.KeptSessionState;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 
 /**
  * Sessions that continue in a later build ({@code session: 'pr-42'}): the CLI's state of a named session, packed by
  * the launch script at the session's end, kept in the job's own folder on the controller
  * ({@code JOB/copilot-sessions/NAME.tgz} and {@code NAME.properties}), so that it goes with a renamed job and is
- * deleted with a deleted one. It may hold what tools printed, unmasked: no page serves that folder. Kept for
+ * deleted with a deleted one. The state crosses from one build to another made fit for it
+ * ({@link KeptSessionState#sanitize}): without the earlier build's working directory (the CLI would change into it),
+ * with what tools printed masked as the journal masks it, and checked to unpack inside its folder; the folder and its
+ * files are readable by the controller's user only, and no page serves them. Kept for
  * {@link CopilotAutopilotConfiguration#keptSessionDays()} days, at most {@link CopilotAutopilotConfiguration#keptSessionsPerJob()}
  * per job (the oldest go first) and of at most {@link CopilotAutopilotConfiguration#keptSessionMegabytes()} each.
  */
@@ -52,7 +58,14 @@ final class KeptSessions {
             listener.getLogger().println(Messages.KeptSessions_Expired(name, meta.getProperty("build", "?"), when(savedAt), days));
             return null;
         }
-        byte[] bytes = Files.readAllBytes(state.toPath());
+        byte[] bytes;
+        try {
+            bytes = KeptSessionState.sanitize(Files.readAllBytes(state.toPath()), SecretMasker.none());
+        } catch (KeptSessionState.UnusableStateException e) {
+            delete(dir, name);
+            listener.getLogger().println(Messages.KeptSessions_Unusable(name, e.getMessage()));
+            return null;
+        }
         listener.getLogger().println(Messages.KeptSessions_Continuing(name, meta.getProperty("build", "?"), when(savedAt),
                 megabytes(bytes.length)));
         return bytes;
@@ -68,7 +81,8 @@ final class KeptSessions {
      * surplus sessions of the job: the state durable-task's watch handed over at the end, else the packed file in the
      * control folder (read from the agent within a time limit).
      */
-    static void save(Run<?, ?> run, String name, AgentSession session, TaskListener listener) throws IOException, InterruptedException {
+    static void save(Run<?, ?> run, String name, AgentSession session, SecretMasker masker, TaskListener listener)
+            throws IOException, InterruptedException {
         long limit = limitBytes();
         byte[] bytes = session.handedOverKeptSession();
         if (bytes == null && session.handedOverKeptSessionSize() > 0) {
@@ -82,6 +96,12 @@ final class KeptSessions {
         }
         if (bytes.length == 0 || bytes.length > limit) {
             listener.getLogger().println(Messages.KeptSessions_TooLarge(name, CopilotAutopilotConfiguration.get().keptSessionMegabytes()));
+            return;
+        }
+        try {
+            bytes = KeptSessionState.sanitize(bytes, masker);
+        } catch (KeptSessionState.UnusableStateException e) {
+            listener.getLogger().println(Messages.KeptSessions_Unusable(name, e.getMessage()));
             return;
         }
         write(run, name, bytes);
@@ -109,17 +129,40 @@ final class KeptSessions {
     private static synchronized void write(Run<?, ?> run, String name, byte[] bytes) throws IOException {
         File dir = folder(run.getParent());
         Files.createDirectories(dir.toPath());
+        ownerOnly(dir.toPath(), "rwx------");
         File part = new File(dir, name + ".tgz.part");
-        Files.write(part.toPath(), bytes);
+        writeOwnerOnly(part.toPath(), bytes);
         Files.move(part.toPath(), new File(dir, name + ".tgz").toPath(), StandardCopyOption.REPLACE_EXISTING,
                 StandardCopyOption.ATOMIC_MOVE);
         Properties meta = new Properties();
         meta.setProperty("build", Integer.toString(run.getNumber()));
         meta.setProperty("savedAt", Long.toString(System.currentTimeMillis()));
-        try (OutputStream out = Files.newOutputStream(new File(dir, name + ".properties").toPath())) {
-            meta.store(out, "a Copilot session kept for the next build");
-        }
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        meta.store(text, "a Copilot session kept for the next build");
+        File metaPart = new File(dir, name + ".properties.part");
+        writeOwnerOnly(metaPart.toPath(), text.toByteArray());
+        Files.move(metaPart.toPath(), new File(dir, name + ".properties").toPath(), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
         prune(dir, name);
+    }
+
+    /** Writes a new file readable by its owner only (created so, never readable by others for a moment). */
+    private static void writeOwnerOnly(java.nio.file.Path file, byte[] bytes) throws IOException {
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.write(file, bytes);
+    }
+
+    private static void ownerOnly(java.nio.file.Path path, String permissions) throws IOException {
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system (a Windows controller): its ACLs are the controller's own
+        }
     }
 
     /** Forgets expired sessions, then the least recently kept beyond the number a job may keep (never {@code keep}). */

@@ -283,7 +283,7 @@ final class SessionDriver implements AgentSession.Owner {
     private void keepSoon(AgentSession s, String name) {
         Future<?> keeping = Following.remoteCalls().submit(() -> {
             try {
-                KeptSessions.save(build.run(), name, s, build.listener());
+                KeptSessions.save(build.run(), name, s, follower.masker(), build.listener());
             } catch (IOException | InterruptedException | RuntimeException e) {
                 build.listener().getLogger().println(Messages.KeptSessions_Failed(name, e.getMessage()));
             }

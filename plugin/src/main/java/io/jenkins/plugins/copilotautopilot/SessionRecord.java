@@ -222,14 +222,17 @@ public final class SessionRecord implements Serializable {
         return verified;
     }
 
+    @Exported
     public int getVerifyRounds() {
         return verifyRounds;
     }
 
+    @Exported
     public Integer getVerifyExitCode() {
         return verifyExitCode;
     }
 
+    @Exported
     public int getDeniedFetches() {
         return deniedFetches;
     }

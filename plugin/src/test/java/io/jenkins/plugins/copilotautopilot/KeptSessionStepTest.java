@@ -93,6 +93,83 @@ class KeptSessionStepTest {
         }
     }
 
+    private static void defineWhere(WorkflowJob job, ScriptedModelServer model, String label) throws Exception {
+        job.setDefinition(new CpsFlowDefinition("node('" + label + "') {\n  copilotAutopilot prompt: 'Note where you work.', copilotPath: '"
+                + TestCli.executable().path() + "', providerBaseUrl: '" + model.baseUrl() + "', model: 'fake-model', offline: true,"
+                + " allowAllTools: true, session: 'pr-29'\n}", true));
+    }
+
+    /**
+     * The kept state held the first build's working directory, which CLI 1.0.102 changes into on --resume: build 2's
+     * tools worked in build 1's workspace. Here a continued session works in its own build's workspace on another agent
+     * of this machine and in job@2, and the kept state is private, masked and names no workspace.
+     */
+    @Test
+    void aContinuedSessionWorksInItsOwnBuildsWorkspaceOnAnotherAgentAndInJobAt2(JenkinsRule j) throws Exception {
+        j.jenkins.setNumExecutors(2);
+        hudson.model.Node second = j.createOnlineSlave(Label.get("second"));
+        WorkflowJob job = j.createProject(WorkflowJob.class, "pr");
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt(
+                "pwd > where-$BUILD_NUMBER.txt; echo \"seen: $DEPLOY_KEY\"", "Noted where."))) {
+            defineWhere(job, model, "built-in");
+            WorkflowRun b1 = j.buildAndAssertSuccess(job);
+            hudson.FilePath ws1 = j.jenkins.getWorkspaceFor(job);
+            assertEquals(ws1.getRemote(), ws1.child("where-1.txt").readToString().strip());
+
+            // build 2 on another agent of this machine: its own workspace
+            defineWhere(job, model, "second");
+            WorkflowRun b2 = j.buildAndAssertSuccess(job);
+            j.assertLogContains("[copilot] Continuing session 'pr-29' from build #1", b2);
+            hudson.FilePath ws2 = second.getWorkspaceFor(job);
+            assertEquals(ws2.getRemote(), ws2.child("where-2.txt").readToString().strip());
+            assertTrue(!ws1.child("where-2.txt").exists(), "nothing written in build 1's workspace");
+
+            // build 4 in pr@2, while build 3 holds the workspace pr on the same node
+            job.setDefinition(new CpsFlowDefinition("node('built-in') { semaphore 'hold' }", true));
+            WorkflowRun b3 = job.scheduleBuild2(0).waitForStart();
+            org.jenkinsci.plugins.workflow.test.steps.SemaphoreStep.waitForStart("hold/1", b3);
+            defineWhere(job, model, "built-in");
+            WorkflowRun b4 = j.buildAndAssertSuccess(job);
+            hudson.FilePath at2 = ws1.getParent().child(ws1.getName() + "@2");
+            assertEquals(at2.getRemote(), at2.child("where-4.txt").readToString().strip());
+            assertTrue(!ws1.child("where-4.txt").exists(), "nothing written in the workspace build 3 holds");
+            org.jenkinsci.plugins.workflow.test.steps.SemaphoreStep.success("hold/1", null);
+            j.assertBuildStatusSuccess(j.waitForCompletion(b3));
+
+            // the kept state: the controller's user's alone, no workspace path in it
+            File dir = KeptSessions.folder(job);
+            assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.toPath())));
+            for (String name : new String[] {"pr-29.tgz", "pr-29.properties"}) {
+                assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(new File(dir, name).toPath())), name);
+            }
+            String state = io.jenkins.plugins.copilotautopilot.core.testing.ArchiveWriter.textOfTarGz(
+                    Files.readAllBytes(new File(dir, "pr-29.tgz").toPath()));
+            assertThat(state, containsString("workspace.yaml"));
+            assertThat(state, not(containsString("cwd:")));
+        }
+    }
+
+    /** What a tool printed of a secret is kept masked, as the journal keeps it. */
+    @Test
+    void theKeptStateHoldsNoSecretAToolPrinted(JenkinsRule j) throws Exception {
+        WorkflowJob job = j.createProject(WorkflowJob.class, "secret");
+        String key = "kept-deploy-key-5e6f7a8b9c";
+        TestCredentials.addSecretText(j, "deploy-key", key);
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt(
+                "echo \"key=$DEPLOY_KEY\"; echo \"$DEPLOY_KEY\" | base64", "Printed it."))) {
+            job.setDefinition(new CpsFlowDefinition("node {\n  withCredentials([string(credentialsId: 'deploy-key', variable: 'DEPLOY_KEY')]) {\n"
+                    + "    copilotAutopilot prompt: 'Print it.', copilotPath: '" + TestCli.executable().path() + "', providerBaseUrl: '"
+                    + model.baseUrl() + "', model: 'fake-model', offline: true, allowAllTools: true, toolSecrets: ['DEPLOY_KEY'],"
+                    + " session: 's'\n  }\n}", true));
+            j.buildAndAssertSuccess(job);
+            String state = io.jenkins.plugins.copilotautopilot.core.testing.ArchiveWriter.textOfTarGz(
+                    Files.readAllBytes(new File(KeptSessions.folder(job), "s.tgz").toPath()));
+            assertThat(state, containsString("key=****"));
+            assertThat(state, not(containsString(key)));
+        }
+    }
+
     @Test
     void aBadSessionNameIsOneLine(JenkinsRule j) throws Exception {
         WorkflowJob job = j.createProject(WorkflowJob.class, "bad");

@@ -72,11 +72,13 @@ class NetworkPolicyStepTest {
     @Test
     void aSandboxTheAgentCannotRunIsOneLine(JenkinsRule j) throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.always(ScriptedModelServer.Reply.taskComplete("Done.")))) {
-            // the node's PATH has no bwrap: the launch script refuses before the CLI starts
+            // the node's PATH has every program of this machine but slirp4netns: the launch script refuses before the CLI starts
+            String path = io.jenkins.plugins.copilotautopilot.core.testing.ProgramsPath.without("slirp4netns").toString();
             WorkflowRun refused = j.assertBuildStatus(Result.FAILURE, TestPipelines.create(j,
-                    "node { withEnv(['PATH=/usr/bin:/bin']) {\n" + pipeline(model, ", sandbox: true").replace("node {\n", "") + " }"
+                    "node { withEnv(['PATH=" + path + "']) {\n" + pipeline(model, ", sandbox: true").replace("node {\n", "") + " }"
                     ).scheduleBuild2(0));
-            j.assertLogContains("sandbox is on, but this machine cannot run the Copilot CLI's sandbox: it needs bubblewrap", refused);
+            j.assertLogContains("sandbox is on, but this machine cannot run the Copilot CLI's sandbox: it needs slirp4netns on the PATH", refused);
+            assertEquals(0, model.requests().size(), "the CLI never started");
             j.assertLogNotContains("Exception", refused);
             assertThat(JenkinsRule.getLog(refused), not(containsString("deniedFetches=")));
         }

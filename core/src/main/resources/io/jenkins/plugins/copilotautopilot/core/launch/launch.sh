@@ -139,6 +139,7 @@ await() {
     "$(now)" "$step" "$1" "$2"
   a="$c/answer-$step"
   (
+    take_cookie # a stop through durable-task alone ends the wait too
     s=0
     while [ ! -f "$a" ] && [ "$s" -lt $((await * 5)) ]; do
       sleep 0.2 2>/dev/null || { sleep 1; s=$((s + 4)); }

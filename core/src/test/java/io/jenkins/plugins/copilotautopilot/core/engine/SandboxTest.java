@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProgramsPath;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,24 +23,9 @@ class SandboxTest {
     @TempDir
     Path tmp;
 
-    /** A PATH with every program of this machine's usual folders but {@code left}, and the programs of {@code extra}. */
-    private Path pathWithout(String left, Path extra) throws IOException {
-        // not in the @TempDir: JUnit warns about every link it deletes there; the test JVM's folder goes at its exit
-        Path bin = Files.createDirectories(Files.createTempDirectory(io.jenkins.plugins.copilotautopilot.core.testing.TestFolders.root(),
-                "path-").resolve("bin"));
-        for (String dir : new String[] {"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"}) {
-            if (!Files.isDirectory(Path.of(dir))) {
-                continue;
-            }
-            try (Stream<Path> programs = Files.list(Path.of(dir))) {
-                for (Path p : (Iterable<Path>) programs::iterator) {
-                    Path link = bin.resolve(p.getFileName().toString());
-                    if (!p.getFileName().toString().equals(left) && !Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                        Files.createSymbolicLink(link, p);
-                    }
-                }
-            }
-        }
+    /** A PATH with every program of this machine's usual folders but {@code left}, after the programs of {@code extra}. */
+    private static Path pathWithout(String left, Path extra) throws IOException {
+        Path bin = ProgramsPath.without(left);
         return extra == null ? bin : Path.of(extra + ":" + bin);
     }
 
