@@ -13,7 +13,9 @@ import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scri
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -166,25 +168,32 @@ class EngineEndToEndTest {
     @Test
     void abortMidToolEndsAbortedAndKillsTheToolToo() throws Exception {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
+        AtomicReference<java.nio.file.Path> work = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicLong abortedAt = new java.util.concurrent.atomic.AtomicLong();
+        AtomicBoolean toolRan = new AtomicBoolean();
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 300 && echo should-not-happen > late.txt", "never"))
                 .options(o -> o.allowAllTools(true))
+                .workDir(work::set)
                 .engine(engine::set)
                 .listener(new SessionListener() {
                     @Override
                     public void onToolStarted(ToolCall call) {
-                        abortSoon(() -> {
-                            abortedAt.set(System.currentTimeMillis());
-                            engine.get().abort();
-                        });
+                        // the CLI announces the call before its shell runs the command: abort once the command runs
+                        abortWhen(() -> ProcessTable.workingIn(work.get()).stream().anyMatch(p -> p.contains("sleep 300")), toolRan,
+                                () -> {
+                                    abortedAt.set(System.currentTimeMillis());
+                                    engine.get().abort();
+                                });
                     }
                 })
                 .run();
 
         long stoppedIn = System.currentTimeMillis() - abortedAt.get();
+        assertThat(toolRan).as("the tool's command ran before the abort").isTrue();
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(run.result.reason()).contains("Aborted while tool 'bash'");
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+        assertThat(ProcessTable.workingIn(run.workDir)).isEmpty();
         assertThat(run.workDir.resolve("late.txt")).doesNotExist();
         assertThat(run.log.find("ABORTED:")).isNotNull();
         // however the CLI reports the killed shell (exit code 1, before or after its own abort event), it was cut off
@@ -197,20 +206,24 @@ class EngineEndToEndTest {
         assertThat(stoppedIn).isLessThan(6_000L);
     }
 
-    /** Aborts a moment later, from another thread, as a user pressing "stop" would. */
-    static void abortSoon(AutopilotEngine engine) {
-        abortSoon(engine::abort);
-    }
-
-    static void abortSoon(Runnable abort) {
+    /**
+     * Aborts from another thread, as a user pressing "stop" would, as soon as {@code condition} holds; {@code met} says
+     * whether it did. A condition that does not hold within a minute aborts all the same, for the test to fail on
+     * {@code met} rather than hang.
+     */
+    static void abortWhen(BooleanSupplier condition, AtomicBoolean met, Runnable abort) {
         Thread aborter = new Thread(() -> {
+            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
             try {
-                Thread.sleep(1500);
+                while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
             } catch (InterruptedException e) {
                 return;
             }
+            met.set(condition.getAsBoolean());
             abort.run();
-        });
+        }, "test-aborter");
         aborter.setDaemon(true);
         aborter.start();
     }

@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
@@ -9,7 +10,6 @@ import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -187,7 +187,7 @@ class RunnerEndToEndTest {
                     lines.add(line);
                     if (line.contains("> bash: sleep 317")) {
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                        while (processesWorkingIn(work).stream().noneMatch(p -> p.contains("sleep 317")) && System.nanoTime() < deadline) {
+                        while (ProcessTable.workingIn(work).stream().noneMatch(p -> p.contains("sleep 317")) && System.nanoTime() < deadline) {
                             Thread.sleep(20); // until the tool's shell runs its command
                         }
                         new ProcessBuilder("kill", "-" + signal, String.valueOf(runner.pid())).start().waitFor();
@@ -197,7 +197,7 @@ class RunnerEndToEndTest {
             assertThat(runner.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(runner.exitValue()).isEqualTo(exitCode);
             assertThat(lines).anyMatch(l -> l.startsWith("[copilot] ABORTED: Aborted while tool 'bash' (sleep 317)"));
-            assertThat(processesWorkingIn(work)).isEmpty();
+            assertThat(ProcessTable.workingIn(work)).isEmpty();
             // the records are complete
             List<String> records = Files.readAllLines(journal, StandardCharsets.UTF_8);
             assertThat(records.get(records.size() - 1)).contains("autopilot.run_finished").contains("ABORTED");
@@ -239,27 +239,9 @@ class RunnerEndToEndTest {
             assertThat(records).noneMatch(r -> r.contains("autopilot.run_finished"));
         } finally {
             // a runner killed that way cannot stop the CLI: its watchdog would, at the wall-clock limit
-            for (String p : processesWorkingIn(work)) {
+            for (String p : ProcessTable.workingIn(work)) {
                 new ProcessBuilder("kill", "-KILL", p.substring(0, p.indexOf(' '))).start().waitFor();
             }
         }
-    }
-
-    /** Processes whose current directory is {@code dir}: the CLI and its tools would be. */
-    private static List<String> processesWorkingIn(Path dir) throws Exception {
-        List<String> found = new ArrayList<>();
-        Path real = dir.toRealPath();
-        File[] procs = new File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
-        for (File proc : procs == null ? new File[0] : procs) {
-            try {
-                if (Files.readSymbolicLink(proc.toPath().resolve("cwd")).equals(real)) {
-                    found.add(proc.getName() + " " + ProcessHandle.of(Long.parseLong(proc.getName()))
-                            .flatMap(p -> p.info().commandLine()).orElse("?"));
-                }
-            } catch (Exception e) {
-                // gone or not ours
-            }
-        }
-        return found;
     }
 }
