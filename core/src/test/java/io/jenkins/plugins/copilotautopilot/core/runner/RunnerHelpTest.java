@@ -1,0 +1,57 @@
+package io.jenkins.plugins.copilotautopilot.core.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What {@code --help} and the README's table of the runner's options say about an option, and that they agree. */
+class RunnerHelpTest {
+    @Test
+    void aDeniedUrlIsACheckOfTheCommandsTextNotANetworkBoundary() throws IOException {
+        String help = helpEntry("--deny-url");
+        String readme = readmeRow("--deny-url");
+        for (String text : List.of(help, readme)) {
+            assertThat(text).contains("refuse tool calls whose command names this URL or domain")
+                    .contains("a check of the command's text, not a network boundary")
+                    .doesNotContain("never reach");
+        }
+    }
+
+    /** The lines of {@link RunnerArguments#USAGE} that describe {@code option}, joined with spaces. */
+    private static String helpEntry(String option) {
+        List<String> entry = new ArrayList<>();
+        for (String line : RunnerArguments.USAGE.split("\n")) {
+            String name = line.strip().replaceFirst("^-\\w, ", "");
+            if (entry.isEmpty() ? name.equals(option) || name.startsWith(option + " ") : line.startsWith(" ".repeat(33))) {
+                entry.add(line.strip());
+            } else if (!entry.isEmpty()) {
+                break;
+            }
+        }
+        assertThat(entry).as("--help describes " + option).isNotEmpty();
+        return String.join(" ", entry);
+    }
+
+    /** The row of the README's table of the runner's options for {@code option}. */
+    private static String readmeRow(String option) throws IOException {
+        List<String> rows = Files.readAllLines(readme(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith("| `" + option + "`") || l.startsWith("| `" + option + " ")).toList();
+        assertThat(rows).as("the README's row for " + option).hasSize(1);
+        return rows.get(0);
+    }
+
+    private static Path readme() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("core"))) {
+                return dir.resolve("README.md");
+            }
+        }
+        throw new IllegalStateException("no README.md above " + Path.of("").toAbsolutePath());
+    }
+}
