@@ -156,6 +156,22 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void aToolTimeoutOfZeroIsNoLimitNotZeroSeconds() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 2 && echo slept", "Slept."))) {
+            assertThat(run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep",
+                    "--tool-timeout", "0")).as(out.toString(StandardCharsets.UTF_8)).isZero();
+            String none = out.toString(StandardCharsets.UTF_8);
+            assertThat(none).contains("| limits: 1h wall clock, 10m without events\n", "[copilot]   < bash ok (",
+                    "[copilot] COMPLETED: ").doesNotContain("per tool call");
+            out.reset();
+            assertThat(run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep",
+                    "--tool-timeout", "1s")).isEqualTo(124);
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("10m without events, 1s per tool call",
+                    "[copilot] TIMED_OUT: The tool call 'bash' (sleep 2 && echo slept) in turn 1 ran longer than 1s");
+        }
+    }
+
+    @Test
     void helpListsEveryOption() {
         assertThat(run(Map.of(), "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--prompt", "--prompt-file", "--dir", "--copilot", "--model",

@@ -23,6 +23,14 @@ class RunnerHelpTest {
         }
     }
 
+    @Test
+    void zeroMeansNoLimitForEveryDuration() throws IOException {
+        for (String option : List.of("--timeout", "--inactivity-timeout", "--tool-timeout", "--startup-timeout")) {
+            assertThat(helpEntry(option)).as("--help on " + option).contains("0 for none");
+            assertThat(readmeRow(option)).as("README on " + option).contains("`0` = none");
+        }
+    }
+
     /** The lines of {@link RunnerArguments#USAGE} that describe {@code option}, joined with spaces. */
     private static String helpEntry(String option) {
         List<String> entry = new ArrayList<>();
