@@ -48,7 +48,7 @@ public final class RunnerArguments {
             "Acceptance check:",
             "      --verify CMD               a shell command run after task_complete; exit 0 accepts, else the agent is",
             "                                 asked to fix the failure in the same session (NOT_VERIFIED when it never passes)",
-            "      --max-verify-rounds N      how often the check runs at most (default 2)",
+            "      --max-verify-rounds N      how often the check runs at most (default 2; needs --verify)",
             "Sessions that continue:",
             "      --session NAME             keep the session's state under NAME; a later run with the same NAME",
             "                                 continues the conversation (a new session when none is kept)",
@@ -219,6 +219,9 @@ public final class RunnerArguments {
             options.addDir(addDir);
         }
         String maxRounds = given.last("--max-verify-rounds", null);
+        if (maxRounds != null && given.last("--verify", null) == null) {
+            throw new UsageException("--max-verify-rounds needs --verify CMD");
+        }
         options.verify(given.last("--verify", null))
                 .maxVerifyRounds(maxRounds == null ? null : integer("--max-verify-rounds", maxRounds));
         Path kept = null;

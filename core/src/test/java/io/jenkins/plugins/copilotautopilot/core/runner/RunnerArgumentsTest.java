@@ -182,6 +182,15 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void maxVerifyRoundsNeedsAVerifyCommand() throws Exception {
+        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--max-verify-rounds", "3"))
+                .hasMessage("--max-verify-rounds needs --verify CMD");
+        AutopilotOptions verified = options("-p", "x", "--verify", "make test", "--max-verify-rounds", "3");
+        assertThat(verified.verify()).isEqualTo("make test");
+        assertThat(verified.maxVerifyRounds()).isEqualTo(3);
+    }
+
+    @Test
     void promptFromFileOrStdin() throws Exception {
         Path file = Files.writeString(dir.resolve("task.md"), "Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
         assertThat(options("--prompt-file", file.toString()).prompt())

@@ -153,6 +153,9 @@ class RunnerEndToEndTest {
         err.reset();
         assertThat(run(Map.of(), "--bogus", "x")).isEqualTo(RunnerMain.EXIT_USAGE);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: unknown option --bogus (see --help)\n");
+        err.reset();
+        assertThat(run(Map.of(), "-p", "x", "--max-verify-rounds", "3")).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --max-verify-rounds needs --verify CMD (see --help)\n");
     }
 
     @Test

@@ -31,6 +31,12 @@ class RunnerHelpTest {
         }
     }
 
+    @Test
+    void theOptionsThatNeedAnotherOneSaySo() throws IOException {
+        assertThat(helpEntry("--max-verify-rounds")).contains("needs --verify");
+        assertThat(readmeRow("--max-verify-rounds")).contains("needs `--verify`");
+    }
+
     /** The lines of {@link RunnerArguments#USAGE} that describe {@code option}, joined with spaces. */
     private static String helpEntry(String option) {
         List<String> entry = new ArrayList<>();
