@@ -159,6 +159,17 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void theDemoRefusesATaskOfItsOwn() {
+        for (String[] args : List.of(new String[] {"--demo", "-p", "Fix the build"}, new String[] {"--prompt-file", "task.md", "--demo"})) {
+            err.reset();
+            assertThat(run(Map.of("COPILOT_CLI", TestCli.executable().path()), args)).isEqualTo(RunnerMain.EXIT_USAGE);
+            assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --demo runs its own task (its scripted"
+                    + " model answers every task the same way): leave out --prompt and --prompt-file, or leave out --demo (see --help)\n");
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).as("no demo model was started, no folder made").isEmpty();
+    }
+
+    @Test
     void aToolTimeoutOfZeroIsNoLimitNotZeroSeconds() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 2 && echo slept", "Slept."))) {
             assertThat(run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep",

@@ -35,6 +35,8 @@ class RunnerHelpTest {
     void theOptionsThatNeedAnotherOneSaySo() throws IOException {
         assertThat(helpEntry("--max-verify-rounds")).contains("needs --verify");
         assertThat(readmeRow("--max-verify-rounds")).contains("needs `--verify`");
+        assertThat(helpEntry("--demo")).contains("no --prompt");
+        assertThat(readmeRow("--demo")).contains("no `--prompt`");
     }
 
     /** The lines of {@link RunnerArguments#USAGE} that describe {@code option}, joined with spaces. */
