@@ -49,6 +49,8 @@ public final class LogRenderer implements SessionListener {
     private static final String INDENT = "  ";
     private static final String RULE = "-".repeat(72);
     private static final int CHANGED_FILES_SHOWN = 8;
+    /** The {@code session.info} the CLI's create tool sends with the new file's path as its message (CLI 1.0.102). */
+    private static final String FILE_CREATED = "file_created";
 
     private final LogSink sink;
     private final SecretMasker masker;
@@ -308,6 +310,9 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onInfo(String infoType, String message) {
+        if (FILE_CREATED.equals(infoType)) {
+            return; // its message is the path the agent chose, which the create call's own line names (or keeps out)
+        }
         if (!Texts.isBlank(message)) {
             line("info: " + Texts.truncate(Texts.oneLine(message), MAX_LINE));
         }

@@ -128,6 +128,17 @@ class LogRendererTest {
     }
 
     @Test
+    void theCliInformingOfAFileItCreatedIsLeftOutOtherInfoIsShown() {
+        renderer.onInfo("file_created", "/work/NOTES.md");
+        renderer.onInfo("model_retry", "Request failed due to a transient API error. Retrying...");
+        assertThat(sink.lines()).containsExactly("[copilot] info: Request failed due to a transient API error. Retrying...");
+
+        ListLogSink courseOnly = new ListLogSink(false);
+        new LogRenderer(courseOnly, SecretMasker.of(List.of(SECRET)), false).onInfo("file_created", "/work/secret-plan.md");
+        assertThat(courseOnly.lines()).as("no path the agent chose, when agent text stays out of the log").isEmpty();
+    }
+
+    @Test
     void closingBlockHasOutcomeSummaryAndNumbers() {
         SessionState state = new SessionState(100, 0, 3, 4, 1, 1, 2, 1, 0, true, "Fixed the test.\nAll green.", true, null,
                 "task_complete", true, new ResultInfo("abc", 0, 1.5, 10L, 20L, 12, 3, 2, List.of("a", "b")), "m", 1200L, 80L, "x");

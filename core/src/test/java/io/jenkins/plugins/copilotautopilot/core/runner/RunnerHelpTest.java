@@ -2,10 +2,8 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.copilotautopilot.core.testing.Readme;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,18 +54,9 @@ class RunnerHelpTest {
 
     /** The row of the README's table of the runner's options for {@code option}. */
     private static String readmeRow(String option) throws IOException {
-        List<String> rows = Files.readAllLines(readme(), StandardCharsets.UTF_8).stream()
+        List<String> rows = Readme.lines().stream()
                 .filter(l -> l.startsWith("| `" + option + "`") || l.startsWith("| `" + option + " ")).toList();
         assertThat(rows).as("the README's row for " + option).hasSize(1);
         return rows.get(0);
-    }
-
-    private static Path readme() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("core"))) {
-                return dir.resolve("README.md");
-            }
-        }
-        throw new IllegalStateException("no README.md above " + Path.of("").toAbsolutePath());
     }
 }
