@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot.benchmark;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
@@ -10,6 +11,7 @@ import io.jenkins.plugins.copilotautopilot.core.testing.SyntheticSession;
 import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +46,15 @@ public final class BenchmarkMain {
     static final String SESSIONS_HEAP = "-Xmx256m";
 
     private final StringBuilder report = new StringBuilder();
+    /** Where the benchmark and its child JVMs put their files (each run a folder of its own, deleted at its end). */
+    private final Path tempRoot;
+    /** The Copilot CLI for the real sessions, as configured (its executable or npm install folder), or null for the PATH. */
+    private final String cli;
+
+    BenchmarkMain(Path tempRoot, String cli) {
+        this.tempRoot = tempRoot;
+        this.cli = cli;
+    }
 
     public static void main(String[] args) throws Exception {
         long events = 1_000_000;
@@ -63,7 +74,8 @@ public final class BenchmarkMain {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        BenchmarkMain main = new BenchmarkMain();
+        BenchmarkMain main = new BenchmarkMain(Path.of(System.getProperty("java.io.tmpdir")),
+                System.getProperty("copilot.cli", System.getenv("COPILOT_CLI")));
         main.run(events, runs, sessions, sessionSeconds, speedup);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, main.report, StandardCharsets.UTF_8);
@@ -75,8 +87,15 @@ public final class BenchmarkMain {
         return report.toString();
     }
 
+    /** Runs every benchmark in a folder of its own under the temporary root, deleted at the end however the run ends. */
     void run(long events, int runs, List<Integer> sessionCounts, double sessionSeconds, double speedup) throws Exception {
-        Path work = Files.createTempDirectory("copilot-bench-");
+        try (OwnedFolder folder = OwnedFolder.create(tempRoot, "copilot-bench-")) {
+            measure(folder.path(), events, runs, sessionCounts, sessionSeconds, speedup);
+        }
+    }
+
+    private void measure(Path work, long events, int runs, List<Integer> sessionCounts, double sessionSeconds, double speedup)
+            throws Exception {
         line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
                 + System.getProperty("os.arch") + ", Java " + Runtime.version() + "; jq: " + Peers.version("jq", "--version")
                 + "; node: " + Peers.version("node", "--version") + "; " + LocalDate.now());
@@ -92,13 +111,13 @@ public final class BenchmarkMain {
         // 1 + 5: throughput and latency. The JIT warms up first; then engine, jq and Node.js take turns
         // (this machine's speed drifts), and each reports its median.
         for (int i = 0; i < WARMUP_ROUNDS; i++) {
-            PipelineRun.run(stream, Files.createDirectories(work.resolve("warmup-" + i)));
+            pipelineRun(stream, work.resolve("warmup-" + i));
         }
         List<PipelineRun.Result> engineRuns = new ArrayList<>();
         List<Long> jqRuns = new ArrayList<>();
         List<Long> nodeRuns = new ArrayList<>();
         for (int i = 0; i < PEER_ROUNDS; i++) {
-            engineRuns.add(PipelineRun.run(stream, Files.createDirectories(work.resolve("pipeline-" + i))));
+            engineRuns.add(pipelineRun(stream, work.resolve("pipeline-" + i)));
             jqRuns.add(Peers.jq(stream));
             nodeRuns.add(Peers.node(stream, work));
         }
@@ -125,8 +144,8 @@ public final class BenchmarkMain {
         try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tenth), 1 << 20)) {
             SyntheticSession.write(o, events / 10);
         }
-        String small = childRun(tenth);
-        String large = childRun(stream);
+        String small = childRun(tenth, work);
+        String large = childRun(stream, work);
         boolean finished = large.contains("outcome=COMPLETED") && small.contains("outcome=COMPLETED");
         row("Same stream with `-Xmx64m`", finished
                 ? "finished; peak heap " + mb(field(large, "peakHeapBytes")) + "; live heap after the run " + mb(field(small, "liveHeapBytes"))
@@ -146,8 +165,7 @@ public final class BenchmarkMain {
         }
 
         // 3 and 4 (live): real sessions
-        String configured = System.getProperty("copilot.cli", System.getenv("COPILOT_CLI"));
-        CliExecutable cli = new CliLocator().locate(configured, System.getenv("PATH"), "COPILOT_CLI or -Dcopilot.cli");
+        CliExecutable cli = new CliLocator().locate(this.cli, System.getenv("PATH"), "COPILOT_CLI or -Dcopilot.cli");
         try (ScriptedModelServer server = ScriptedModelServer.start(RealSessions.script())) {
             RealSessions sessions = new RealSessions(cli, server, work);
             long[] stream2 = sessions.streamingBytes();
@@ -184,13 +202,23 @@ public final class BenchmarkMain {
         }
 
         // 6: many sessions at once, as the controller follows them
-        concurrentSessions(sessionCounts, sessionSeconds, speedup);
+        concurrentSessions(sessionCounts, sessionSeconds, speedup, work);
     }
 
-    private void concurrentSessions(List<Integer> counts, double seconds, double speedup) throws Exception {
+    /** One pipeline run in its own folder, which is deleted after it (its journal is as large as the stream). */
+    private static PipelineRun.Result pipelineRun(Path stream, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        try {
+            return PipelineRun.run(stream, dir);
+        } finally {
+            LocalCliSession.deleteRecursively(dir);
+        }
+    }
+
+    private void concurrentSessions(List<Integer> counts, double seconds, double speedup, Path work) throws Exception {
         List<ConcurrentSessions.Result> results = new ArrayList<>();
         for (int n : counts) {
-            results.add(ConcurrentSessions.Result.parse(child(List.of(SESSIONS_HEAP), ConcurrentSessions.class.getName(),
+            results.add(ConcurrentSessions.Result.parse(child(work, List.of(SESSIONS_HEAP), ConcurrentSessions.class.getName(),
                     String.valueOf(n), String.valueOf(seconds), String.valueOf(speedup))));
         }
         String ns = join(results, r -> fmt(r.sessions()), " / ");
@@ -233,29 +261,50 @@ public final class BenchmarkMain {
         return results.stream().map(f).collect(java.util.stream.Collectors.joining(separator));
     }
 
-    /** Runs {@code mainClass} in a JVM with {@code jvmOptions} and this classpath; its last line of output. */
-    private static String child(List<String> jvmOptions, String mainClass, String... args) throws Exception {
+    /**
+     * Runs {@code mainClass} in a JVM with {@code jvmOptions} and this classpath, its temporary files in {@code work};
+     * its last line of output.
+     */
+    private static String child(Path work, List<String> jvmOptions, String mainClass, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Djava.io.tmpdir=" + work);
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!child.waitFor(30, TimeUnit.MINUTES) || child.exitValue() != 0) {
-            throw new IllegalStateException(mainClass + " exited " + child.exitValue() + ": " + out);
+        try {
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!child.waitFor(30, TimeUnit.MINUTES) || child.exitValue() != 0) {
+                throw new IllegalStateException(mainClass + " exited " + child.exitValue() + ": " + out);
+            }
+            return out.substring(out.lastIndexOf('\n') + 1);
+        } finally {
+            ended(child);
         }
-        return out.substring(out.lastIndexOf('\n') + 1);
     }
 
-    /** Runs the pipeline over a stream in a JVM with a 64 MB heap; its one line of output. */
-    private static String childRun(Path stream) throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+    /** Runs the pipeline over a stream in a JVM with a 64 MB heap, its files in {@code work}; its one line of output. */
+    private static String childRun(Path stream, Path work) throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + work, "-Xmx64m",
                 "-cp", System.getProperty("java.class.path"), PipelineMain.class.getName(), stream.toString())
                 .redirectErrorStream(true).start();
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        boolean ok = child.waitFor(10, TimeUnit.MINUTES) && child.exitValue() == 0;
-        return ok ? out : "exit " + child.exitValue() + ": " + out;
+        try {
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            boolean ok = child.waitFor(10, TimeUnit.MINUTES) && child.exitValue() == 0;
+            return ok ? out : "exit " + child.exitValue() + ": " + out;
+        } finally {
+            ended(child);
+        }
+    }
+
+    /** A child JVM that is still running when the benchmark goes on (a failure, a time-out) writes nothing more. */
+    private static void ended(Process child) throws InterruptedException {
+        if (child.isAlive()) {
+            child.destroyForcibly();
+            child.waitFor();
+        }
     }
 
     private static long field(String line, String name) {

@@ -11,7 +11,6 @@ import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
-import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -109,11 +108,8 @@ public final class ConcurrentSessions {
         int n = Integer.parseInt(args[0]);
         double seconds = Double.parseDouble(args[1]);
         double speedup = Double.parseDouble(args[2]);
-        Path work = Files.createTempDirectory("copilot-bench-sessions-");
-        try {
-            System.out.println(new ConcurrentSessions(n, speedup, work).run(seconds).toLine());
-        } finally {
-            LocalCliSession.deleteRecursively(work);
+        try (OwnedFolder work = OwnedFolder.create(Path.of(System.getProperty("java.io.tmpdir")), "copilot-bench-sessions-")) {
+            System.out.println(new ConcurrentSessions(n, speedup, work.path()).run(seconds).toLine());
         }
         System.exit(0);
     }

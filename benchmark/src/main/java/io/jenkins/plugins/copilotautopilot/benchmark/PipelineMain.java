@@ -3,7 +3,6 @@ package io.jenkins.plugins.copilotautopilot.benchmark;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Runs the pipeline over a stream in this JVM and prints one line: events, seconds, peak heap. For the memory run. */
@@ -12,8 +11,10 @@ public final class PipelineMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Path work = Files.createTempDirectory("copilot-bench-mem-");
-        PipelineRun.Result r = PipelineRun.run(Path.of(args[0]), work);
+        PipelineRun.Result r;
+        try (OwnedFolder work = OwnedFolder.create(Path.of(System.getProperty("java.io.tmpdir")), "copilot-bench-mem-")) {
+            r = PipelineRun.run(Path.of(args[0]), work.path());
+        }
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {

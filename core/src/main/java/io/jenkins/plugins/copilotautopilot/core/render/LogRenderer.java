@@ -51,6 +51,8 @@ public final class LogRenderer implements SessionListener {
     private static final String INDENT = "  ";
     private static final String RULE = "-".repeat(72);
     private static final int CHANGED_FILES_SHOWN = 8;
+    /** The {@code session.info} the CLI's create tool sends with the new file's path as its message (CLI 1.0.102). */
+    private static final String FILE_CREATED = "file_created";
 
     private final LogSink sink;
     private final SecretMasker masker;
@@ -59,6 +61,8 @@ public final class LogRenderer implements SessionListener {
     private String headerPath;
     /** With every tool allowed, what the CLI still denies for want of a user is a path outside the allowed ones: say so. */
     private boolean pathDenials;
+    /** Whether the work tree was to be recorded; null when no header was printed (a follower resumed after a restart). */
+    private Boolean recordChanges;
 
     private int currentTurn;
     private int deniedFetches;
@@ -105,6 +109,7 @@ public final class LogRenderer implements SessionListener {
         line(policy.toString());
         line("Tools: " + toolPolicy(options));
         pathDenials = options.allowAllTools() && !options.allowAllPaths();
+        recordChanges = options.recordChanges();
         if (options.allowAllTools() || options.allowAllPaths() || !options.addDirs().isEmpty()) {
             // "all allowed" tools still meet the CLI's path policy: say where they may go
             line("Paths: " + (options.allowAllPaths() ? "any (allowAllPaths)" : "the working directory"
@@ -309,6 +314,9 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onInfo(String infoType, String message) {
+        if (FILE_CREATED.equals(infoType)) {
+            return; // its message is the path the agent chose, which the create call's own line names (or keeps out)
+        }
         if (!Texts.isBlank(message)) {
             line("info: " + Texts.truncate(Texts.oneLine(message), MAX_LINE));
         }
@@ -393,13 +401,21 @@ public final class LogRenderer implements SessionListener {
         }
         if (changes != null) {
             line(changed(changes));
-        }
-        if (result != null && changes != null) { // the CLI's own count misses what shell commands changed
-            line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode());
         } else if (result != null) {
-            line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode() + " | code changes: +"
-                    + result.linesAdded() + " -" + result.linesRemoved() + " in " + count(result.filesModified(), "file"));
+            // without a snapshot of the work tree only the CLI's own count is known, and it misses what shell commands changed
+            line("Code changes by the CLI's edit tools: +" + result.linesAdded() + " -" + result.linesRemoved() + " in "
+                    + count(result.filesModified(), "file") + "; " + whyNoSnapshot() + ", so shell commands' changes are not counted");
         }
+        if (result != null) {
+            line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode());
+        }
+    }
+
+    private String whyNoSnapshot() {
+        if (recordChanges == null) {
+            return "no snapshot of a git work tree";
+        }
+        return recordChanges ? "not a git work tree" : "changes are not recorded (recordChanges is off)";
     }
 
     /** {@code Changed: 3 files (+12 -4): a.txt, src/b.txt (added), old.txt (deleted)}. */

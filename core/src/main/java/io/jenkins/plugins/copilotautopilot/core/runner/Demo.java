@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * {@code --demo}: a real Copilot CLI session with no account, the runner's first command in the README. The model is
- * {@link DemoModel} on 127.0.0.1; the task, the folder (a new one with a few files) and the allowed tools fit its
- * script unless given.
+ * {@link DemoModel} on 127.0.0.1; the task and the allowed tools fit its script, and so does the folder (a new one with
+ * a few files) unless one is given.
  */
 final class Demo {
     static final String OPTION = "--demo";
@@ -27,28 +27,39 @@ final class Demo {
         return false;
     }
 
-    /** The arguments of a demo run: the user's, with the demo model, and the demo's task, folder and tools unless given. */
-    static String[] arguments(String[] args, DemoModel model, Path folder) {
-        List<String> out = new ArrayList<>();
-        boolean prompt = false;
-        boolean dir = false;
-        for (String arg : args) {
-            if (arg.equals(OPTION) || arg.startsWith(OPTION + "=")) {
-                continue;
-            }
-            prompt |= arg.equals("-p") || arg.startsWith("--prompt");
-            dir |= arg.equals("-C") || arg.startsWith("--dir");
-            out.add(arg);
+    /**
+     * A demo runs its own task: its model answers every task the same way, so a task given with {@code --demo} would
+     * be ignored; it is refused instead.
+     */
+    static void refuseATask(String[] args) throws RunnerArguments.UsageException {
+        OptionValues given = OptionValues.read(withoutDemo(args).toArray(new String[0]));
+        if (given.last("--prompt", null) != null || given.last("--prompt-file", null) != null) {
+            throw new RunnerArguments.UsageException("--demo runs its own task (its scripted model answers every task the same"
+                    + " way): leave out --prompt and --prompt-file, or leave out --demo");
         }
+    }
+
+    /** The arguments of a demo run: the user's, with the demo model and task, and the demo's folder unless given. */
+    static String[] arguments(String[] args, DemoModel model, Path folder) {
+        List<String> out = withoutDemo(args);
+        boolean dir = out.stream().anyMatch(arg -> arg.equals("-C") || arg.startsWith("--dir"));
         out.addAll(List.of("--provider-base-url", model.baseUrl(), "--model", DemoModel.MODEL, "--offline"));
         DemoModel.TOOLS.forEach(t -> out.addAll(List.of("--allow-tool", t)));
-        if (!prompt) {
-            out.addAll(List.of("--prompt", DemoModel.PROMPT));
-        }
+        out.addAll(List.of("--prompt", DemoModel.PROMPT));
         if (!dir) {
             out.addAll(List.of("--dir", folder.toString()));
         }
         return out.toArray(new String[0]);
+    }
+
+    private static List<String> withoutDemo(String[] args) {
+        List<String> out = new ArrayList<>();
+        for (String arg : args) {
+            if (!arg.equals(OPTION) && !arg.startsWith(OPTION + "=")) {
+                out.add(arg);
+            }
+        }
+        return out;
     }
 
     /** A new folder with a few files for the demo agent to look at. */

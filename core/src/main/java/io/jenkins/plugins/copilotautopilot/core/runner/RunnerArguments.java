@@ -32,7 +32,8 @@ public final class RunnerArguments {
             "",
             "Task:",
             "      --demo                     try it with no account: a scripted model on 127.0.0.1 plays the agent, which",
-            "                                 lists a new folder and writes NOTES.md there; the Copilot CLI is real",
+            "                                 lists a new folder and writes NOTES.md there; the Copilot CLI is real (its own",
+            "                                 task: no --prompt)",
             "  -p, --prompt TEXT              the task for the agent",
             "      --prompt-file FILE         read the task from FILE ('-' for standard input)",
             "  -C, --dir DIR                  working directory of the agent (default: current directory)",
@@ -49,7 +50,7 @@ public final class RunnerArguments {
             "Acceptance check:",
             "      --verify CMD               a shell command run after task_complete; exit 0 accepts, else the agent is",
             "                                 asked to fix the failure in the same session (NOT_VERIFIED when it never passes)",
-            "      --max-verify-rounds N      how often the check runs at most (default 2)",
+            "      --max-verify-rounds N      how often the check runs at most (default 2; needs --verify)",
             "Sessions that continue:",
             "      --session NAME             keep the session's state under NAME; a later run with the same NAME",
             "                                 continues the conversation (a new session when none is kept)",
@@ -59,14 +60,17 @@ public final class RunnerArguments {
             "                                 refer to a variable as ${env:NAME}, put in when the session starts (masked)",
             "Network:",
             "      --allow-url URL            a URL or domain the tools may reach without --allow-all-tools (repeatable)",
-            "      --deny-url URL             a URL or domain they may never reach, even with --allow-all-tools (repeatable)",
+            "      --deny-url URL             refuse tool calls whose command names this URL or domain, even with",
+            "                                 --allow-all-tools (repeatable; a check of the command's text, not a network boundary)",
             "      --sandbox                  run shell commands in the CLI's sandbox (Linux: bwrap, slirp4netns;",
             "                                 macOS: sandbox-exec); checked before the CLI starts",
             "Limits:",
             "      --timeout DURATION         wall-clock limit, e.g. 30m, 1h, 90s; 0 for none (default: 60m)",
             "      --inactivity-timeout DURATION  stop when no event arrives for this long; 0 for none (default: 10m)",
-            "      --tool-timeout DURATION    stop when one tool call runs this long (TIMED_OUT, naming it); default: none",
-            "      --startup-timeout DURATION stop when the CLI prints nothing this long after its start (FAILED); default: none",
+            "      --tool-timeout DURATION    stop when one tool call runs this long (TIMED_OUT, naming it); 0 for none",
+            "                                 (default: none)",
+            "      --startup-timeout DURATION stop when the CLI prints nothing this long after its start (FAILED); 0 for none",
+            "                                 (default: none)",
             "      --max-premium-requests N   stop once the model calls cost N premium requests (default: no limit)",
             "      --max-tokens N             stop once the model calls used N tokens, input plus output (default: no limit)",
             "Output:",
@@ -218,6 +222,9 @@ public final class RunnerArguments {
             options.addDir(addDir);
         }
         String maxRounds = given.last("--max-verify-rounds", null);
+        if (maxRounds != null && given.last("--verify", null) == null) {
+            throw new UsageException("--max-verify-rounds needs --verify CMD");
+        }
         options.verify(given.last("--verify", null))
                 .maxVerifyRounds(maxRounds == null ? null : integer("--max-verify-rounds", maxRounds));
         Path kept = null;

@@ -97,6 +97,12 @@ public final class RunnerMain {
 
     /** {@code --demo}: the same run with the demo model, task and folder; says where the result is. */
     private int demo(String[] args) {
+        try {
+            Demo.refuseATask(args);
+        } catch (RunnerArguments.UsageException e) {
+            err.println(NAME + ": " + e.getMessage() + " (see --help)");
+            return EXIT_USAGE;
+        }
         try (io.jenkins.plugins.copilotautopilot.core.demo.DemoModel model = io.jenkins.plugins.copilotautopilot.core.demo.DemoModel.start()) {
             Path folder = Demo.folder();
             out.println(NAME + ": demo: a scripted model on " + model.baseUrl() + " plays the agent; the Copilot CLI, its tools"

@@ -13,7 +13,9 @@ import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scri
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -136,29 +138,32 @@ class EngineEndToEndTest {
     @Test
     void aStalledModelEndsStalledWithinTheLimitAndLeavesNoProcess() throws Exception {
         long start = System.nanoTime();
+        // the limit counts from the start too: it must be longer than the CLI takes to print its first event on a
+        // loaded machine (more than 8 s measured at a load of 9 on 2 cores)
         E2eRun run = E2eRun.with(Scripts.always(Reply.stall()))
-                .options(o -> o.inactivityTimeout(Duration.ofSeconds(4)))
+                .options(o -> o.inactivityTimeout(Duration.ofSeconds(15)))
                 .run();
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.STALLED);
-        assertThat(run.result.reason()).contains("No event from the Copilot CLI for 4s")
+        assertThat(run.result.reason()).contains("No event from the Copilot CLI for 15s")
                 .contains("while waiting for the model in turn 1");
-        assertThat(took).isLessThan(Duration.ofSeconds(30));
+        assertThat(took).isLessThan(Duration.ofSeconds(45));
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
         assertThat(run.log.find("STALLED:")).isNotNull();
     }
 
     @Test
     void theWallClockLimitEndsTimedOutAndLeavesNoProcess() throws Exception {
+        // long enough for the CLI to reach its tool on a loaded machine (its first event took more than 8 s there)
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 120", "never"))
-                .options(o -> o.allowAllTools(true).timeout(Duration.ofSeconds(8)))
+                .options(o -> o.allowAllTools(true).timeout(Duration.ofSeconds(20)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
-        assertThat(run.result.reason()).contains("Timed out after 8s").contains("while tool 'bash' (sleep 120) was running");
+        assertThat(run.result.reason()).contains("Timed out after 20s").contains("while tool 'bash' (sleep 120) was running");
         // stopped promptly at the limit: SIGTERM, a grace of at most 3 s, SIGKILL
-        assertThat(run.result.durationMillis()).isBetween(8_000L, 14_000L);
+        assertThat(run.result.durationMillis()).isBetween(20_000L, 26_000L);
         assertThat(run.log.find("< bash INTERRUPTED")).isNotNull();
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
     }
@@ -166,25 +171,32 @@ class EngineEndToEndTest {
     @Test
     void abortMidToolEndsAbortedAndKillsTheToolToo() throws Exception {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
+        AtomicReference<java.nio.file.Path> work = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicLong abortedAt = new java.util.concurrent.atomic.AtomicLong();
+        AtomicBoolean toolRan = new AtomicBoolean();
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 300 && echo should-not-happen > late.txt", "never"))
                 .options(o -> o.allowAllTools(true))
+                .workDir(work::set)
                 .engine(engine::set)
                 .listener(new SessionListener() {
                     @Override
                     public void onToolStarted(ToolCall call) {
-                        abortSoon(() -> {
-                            abortedAt.set(System.currentTimeMillis());
-                            engine.get().abort();
-                        });
+                        // the CLI announces the call before its shell runs the command: abort once the command runs
+                        abortWhen(() -> ProcessTable.workingIn(work.get()).stream().anyMatch(p -> p.contains("sleep 300")), toolRan,
+                                () -> {
+                                    abortedAt.set(System.currentTimeMillis());
+                                    engine.get().abort();
+                                });
                     }
                 })
                 .run();
 
         long stoppedIn = System.currentTimeMillis() - abortedAt.get();
+        assertThat(toolRan).as("the tool's command ran before the abort").isTrue();
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(run.result.reason()).contains("Aborted while tool 'bash'");
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
+        assertThat(ProcessTable.workingIn(run.workDir)).isEmpty();
         assertThat(run.workDir.resolve("late.txt")).doesNotExist();
         assertThat(run.log.find("ABORTED:")).isNotNull();
         // however the CLI reports the killed shell (exit code 1, before or after its own abort event), it was cut off
@@ -197,20 +209,24 @@ class EngineEndToEndTest {
         assertThat(stoppedIn).isLessThan(6_000L);
     }
 
-    /** Aborts a moment later, from another thread, as a user pressing "stop" would. */
-    static void abortSoon(AutopilotEngine engine) {
-        abortSoon(engine::abort);
-    }
-
-    static void abortSoon(Runnable abort) {
+    /**
+     * Aborts from another thread, as a user pressing "stop" would, as soon as {@code condition} holds; {@code met} says
+     * whether it did. A condition that does not hold within a minute aborts all the same, for the test to fail on
+     * {@code met} rather than hang.
+     */
+    static void abortWhen(BooleanSupplier condition, AtomicBoolean met, Runnable abort) {
         Thread aborter = new Thread(() -> {
+            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
             try {
-                Thread.sleep(1500);
+                while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
             } catch (InterruptedException e) {
                 return;
             }
+            met.set(condition.getAsBoolean());
             abort.run();
-        });
+        }, "test-aborter");
         aborter.setDaemon(true);
         aborter.start();
     }

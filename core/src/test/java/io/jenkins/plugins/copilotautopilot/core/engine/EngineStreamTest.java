@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.testing.FakeSession;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
@@ -19,6 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -227,17 +232,27 @@ class EngineStreamTest {
     @Test
     void interruptingTheRunningThreadAbortsAndKeepsTheInterrupt() throws Exception {
         FakeSession session = FakeSession.lingering(new byte[0]);
+        CountDownLatch followed = new CountDownLatch(1);
+        CliSession looked = new ForwardingCliSession(session) {
+            @Override
+            public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes)
+                    throws IOException, InterruptedException {
+                followed.countDown();
+                return super.poll(outputOffset, stderrOffset, usageOffset, maxBytes);
+            }
+        };
         Thread runner = Thread.currentThread();
         Thread interrupter = new Thread(() -> {
             try {
-                Thread.sleep(500);
+                if (followed.await(30, TimeUnit.SECONDS)) { // the engine follows the running session
+                    runner.interrupt();
+                }
             } catch (InterruptedException e) {
-                return;
+                // the test is over
             }
-            runner.interrupt();
         });
         interrupter.start();
-        SessionResult result = run(command -> session);
+        SessionResult result = run(command -> looked);
         boolean stillInterrupted = Thread.interrupted();
         assertThat(result.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(session.stoppedWhileRunning()).isTrue();

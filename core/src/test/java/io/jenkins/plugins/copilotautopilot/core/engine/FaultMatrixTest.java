@@ -274,7 +274,10 @@ class FaultMatrixTest {
 
     @Test
     void abortBeforeTheFirstEvent() throws IOException {
-        ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir, "sleep 302"), dir, o -> { }, EngineEndToEndTest::abortSoon);
+        AtomicBoolean started = new AtomicBoolean();
+        ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir, "sleep 302"), dir, o -> { }, engine -> EngineEndToEndTest.abortWhen(
+                () -> ProcessTable.workingIn(dir).stream().anyMatch(p -> p.contains("sleep 302")), started, engine::abort));
+        assertThat(started).as("the CLI was running when the abort came").isTrue();
         assertThat(run.result().outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(run.result().reason()).isEqualTo("Aborted before the CLI printed any event; the Copilot CLI was stopped.");
         assertThat(ProcessTable.survivorsOf(run.runId())).isEmpty();
@@ -304,9 +307,14 @@ class FaultMatrixTest {
     @Test
     void abortAfterTaskCompleteBeforeExit() throws IOException {
         Path capture = ScriptCli.capture(dir, "cli-happy");
+        AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir,
-                "grep -B1000 '\"session.task_complete\"' '" + capture + "'\nsleep 303"), dir, o -> { },
-                EngineEndToEndTest::abortSoon);
+                "grep -B1000 '\"session.task_complete\"' '" + capture + "'\nsleep 303"), dir, o -> { }, new SessionListener() {
+                    @Override
+                    public void onTaskComplete(String summary, Boolean success, String outcome, String blocker) {
+                        engine.get().abort(); // the follower has read task_complete; the CLI lingers in its sleep
+                    }
+                }, engine::set);
         assertThat(run.result().outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(run.result().reason()).isEqualTo("Aborted after the agent called task_complete; the Copilot CLI was stopped.");
         assertThat(run.result().summary()).isEqualTo("Created hello.txt containing 'hello-from-fake-model'.");

@@ -49,21 +49,27 @@ class PollingSchedulerTest {
                 Duration.ofSeconds(1), 1024);
         try (PollingScheduler scheduler = new PollingScheduler(1, slow, "test-follower")) {
             AtomicInteger looks = new AtomicInteger();
+            CountDownLatch first = new CountDownLatch(1);
             CountDownLatch second = new CountDownLatch(2);
             PollingScheduler.Handle handle = scheduler.submit(() -> {
                 looks.incrementAndGet();
+                first.countDown();
                 second.countDown();
                 return PollingScheduler.Next.LATER; // next look in 30 s, unless woken
             });
-            while (looks.get() == 0) {
-                Thread.sleep(5);
-            }
+            assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
             handle.wake();
             assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
             handle.cancel();
             assertThat(handle.isDone()).isTrue();
             handle.wake();
-            Thread.sleep(100);
+            // a look that wake() had scheduled would be due now, before this one, on the scheduler's only thread
+            CountDownLatch after = new CountDownLatch(1);
+            scheduler.submit(() -> {
+                after.countDown();
+                return PollingScheduler.Next.DONE;
+            });
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(looks).hasValue(2);
         }
     }

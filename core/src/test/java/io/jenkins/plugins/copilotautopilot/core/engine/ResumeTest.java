@@ -10,6 +10,7 @@ import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
@@ -27,6 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -43,19 +46,42 @@ class ResumeTest {
     @TempDir
     Path dir;
 
+    /** Fast looks, but a CLI that lingers after its result line is not stopped within the test's time. */
+    private static final EngineTimings NEVER_DECIDES_ON_ITS_OWN = new EngineTimings(Commands.FAST.pollMin(),
+            Commands.FAST.pollMax(), ScriptedModelServer.SESSION_LIMIT, Commands.FAST.exitAfterStop(), Commands.FAST.chunkBytes());
+
     /** Two shell calls a second apart, a streamed message, then task_complete. */
     private static ScriptedModelServer.Script fourTurns() {
+        return fourTurns(new CountDownLatch(0));
+    }
+
+    /** As {@link #fourTurns()}, the second model call answered only once {@code secondTurn} is open. */
+    private static ScriptedModelServer.Script fourTurns(CountDownLatch secondTurn) {
         return request -> switch (request.turn()) {
             case 1 -> Reply.bash("sleep 1; echo first", 30).withText("First step.");
-            case 2 -> Reply.bash("sleep 1; echo second", 30).withText("Second step.");
+            case 2 -> {
+                await(secondTurn);
+                yield Reply.bash("sleep 1; echo second", 30).withText("Second step.");
+            }
             case 3 -> Reply.text("Thinking about the result ".repeat(20)).chunked(8, 5);
             default -> request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Ran two commands.");
         };
     }
 
+    private static void await(CountDownLatch gate) {
+        try {
+            assertThat(gate.await(ScriptedModelServer.SESSION_LIMIT.toSeconds(), TimeUnit.SECONDS)).as("the gate opened").isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void aNewFollowerFromTheCheckpointContinuesWithoutMissingOrRepeatedLines() throws Exception {
-        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns())) {
+        // the model holds its second answer until the first follower is gone: the session is then mid-way for sure
+        CountDownLatch secondTurn = new CountDownLatch(1);
+        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns(secondTurn))) {
             Session s = new Session(server);
             AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
             SessionFollower first = running.follower();
@@ -67,6 +93,7 @@ class ResumeTest {
             s.journalOut.close();
             assertThat(checkpoint.outputOffset()).isPositive();
             assertThat(ProcessTable.survivorsOf(s.command.runId())).as("the session runs on without a follower").isNotEmpty();
+            secondTurn.countDown();
 
             SessionFollower second = s.resumeFrom(session, checkpoint);
             SessionResult result = tickUntilFinished(second, session);
@@ -107,12 +134,24 @@ class ResumeTest {
     void aFollowerResumedFromTheEndOfAFinishedSessionPrintsOnlyTheClosingLines() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns())) {
             Session s = new Session(server);
-            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
+            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream(), NEVER_DECIDES_ON_ITS_OWN).launch(s.command, new LocalCliLauncher());
             SessionFollower first = running.follower();
             CliSession session = running.session();
-            // the follower read everything the CLI wrote, but went away before it decided
-            tickUntil(first, session, f -> Files.exists(Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE))
-                    && f.state().result() != null);
+            // the follower read everything the CLI wrote, but went away before it looked at how the CLI ended: it
+            // never learns of the end, so however the ticks fall it cannot decide (and write the closing lines) itself
+            CliSession endUnseen = new EndNotYetSeen(session);
+            Path exitCode = Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE);
+            long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
+            boolean caughtUp = false;
+            while (!caughtUp) {
+                boolean ended = Files.exists(exitCode); // once it is there, every file of the session is complete
+                SessionFollower.Tick tick = first.tick(endUnseen);
+                assertThat(tick.finished()).as("a follower that never sees the end does not decide").isFalse();
+                caughtUp = ended && !tick.gotData();
+                assertThat(System.nanoTime()).isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            assertThat(first.state().result()).as("the result line was read").isNotNull();
             Checkpoint checkpoint = first.checkpoint();
             s.journalOut.close();
 
@@ -148,6 +187,27 @@ class ResumeTest {
 
     private static String numbers(String usageLine) {
         return usageLine.substring(usageLine.indexOf("): ") >= 0 ? usageLine.indexOf("): ") + 3 : usageLine.indexOf(": ") + 2);
+    }
+
+    /** A session whose end the follower has not seen yet: what the CLI wrote, but no exit code and no changes. */
+    private static final class EndNotYetSeen extends ForwardingCliSession {
+        EndNotYetSeen(CliSession session) {
+            super(session);
+        }
+
+        @Override
+        public SessionPoll poll(long out, long err, int max) throws java.io.IOException, InterruptedException {
+            return withoutEnd(super.poll(out, err, max));
+        }
+
+        @Override
+        public SessionPoll poll(long out, long err, long usage, int max) throws java.io.IOException, InterruptedException {
+            return withoutEnd(super.poll(out, err, usage, max));
+        }
+
+        private static SessionPoll withoutEnd(SessionPoll poll) {
+            return new SessionPoll(poll.output(), poll.stderr(), null, false, null, poll.usage(), poll.usageConsumed(), null);
+        }
     }
 
     /** A finished session's control folder, read as the follower reads a live one (usage records and changes too). */
@@ -201,7 +261,11 @@ class ResumeTest {
         }
 
         AutopilotEngine engine(ListLogSink log, OutputStream journalTo) {
-            return AutopilotEngine.builder(log).journalTo(journalTo).timings(Commands.FAST).build();
+            return engine(log, journalTo, Commands.FAST);
+        }
+
+        AutopilotEngine engine(ListLogSink log, OutputStream journalTo, EngineTimings timings) {
+            return AutopilotEngine.builder(log).journalTo(journalTo).timings(timings).build();
         }
 
         /** What a restarted controller does: the journal cut back to the checkpoint, a new follower. */

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -185,6 +186,34 @@ class UsageBudgetAndChangesTest {
         SessionReport report = SessionReportReader.read(run.journal);
         assertThat(report.changes().patchByFile().get("hello.txt")).contains("+world");
         assertThat(report.totals().filesModified()).isEqualTo(2);
+    }
+
+    @Test
+    void outsideAGitWorkTreeTheClosingLinesSayTheCountIsTheCliEditToolsOnly() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Path> work = new java.util.concurrent.atomic.AtomicReference<>();
+        E2eRun run = E2eRun.with(request -> {
+                    if (!request.used("bash")) {
+                        return Reply.bash("echo made-by-a-shell > shell.txt", 30);
+                    }
+                    if (!request.used("create")) {
+                        return Reply.tool("create", Map.of("path", work.get().resolve("notes.md").toString(), "file_text", "one\ntwo\n"));
+                    }
+                    return request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Wrote shell.txt and notes.md.");
+                })
+                .options(o -> o.allowAllTools(true))
+                .workDir(work::set) // a new folder outside any git work tree
+                .run();
+
+        assertThat(run.result.outcome()).as(run.log.text()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.workDir.resolve("shell.txt")).exists();
+        assertThat(run.workDir.resolve("notes.md")).hasContent("one\ntwo\n");
+        assertThat(run.log.find("< create ok")).isNotNull();
+        // the CLI counted its create call, not the file the shell command wrote
+        assertThat(run.log.lines()).contains("[copilot] Code changes by the CLI's edit tools: +2 -0 in 1 file; not a git work tree,"
+                + " so shell commands' changes are not counted");
+        assertThat(run.log.lines()).last().asString().matches("\\[copilot] Session [0-9a-f-]{36} \\| CLI exit code 0");
+        assertThat(run.log.find("Changed:")).isNull();
+        assertThat(run.result.changedFiles()).isEmpty();
     }
 
     private static void git(Path dir, String... args) throws java.io.IOException {

@@ -128,6 +128,17 @@ class LogRendererTest {
     }
 
     @Test
+    void theCliInformingOfAFileItCreatedIsLeftOutOtherInfoIsShown() {
+        renderer.onInfo("file_created", "/work/NOTES.md");
+        renderer.onInfo("model_retry", "Request failed due to a transient API error. Retrying...");
+        assertThat(sink.lines()).containsExactly("[copilot] info: Request failed due to a transient API error. Retrying...");
+
+        ListLogSink courseOnly = new ListLogSink(false);
+        new LogRenderer(courseOnly, SecretMasker.of(List.of(SECRET)), false).onInfo("file_created", "/work/secret-plan.md");
+        assertThat(courseOnly.lines()).as("no path the agent chose, when agent text stays out of the log").isEmpty();
+    }
+
+    @Test
     void closingBlockHasOutcomeSummaryAndNumbers() {
         SessionState state = new SessionState(100, 0, 3, 4, 1, 1, 2, 1, 0, true, "Fixed the test.\nAll green.", true, null,
                 "task_complete", true, new ResultInfo("abc", 0, 1.5, 10L, 20L, 12, 3, 2, List.of("a", "b")), "m", 1200L, 80L, "x");
@@ -140,7 +151,27 @@ class LogRendererTest {
                 "[copilot]          All green.",
                 "[copilot] 3 turns | 4 tool calls (1 failed, 1 denied) | 1 continuation | premium requests: 1.5 | 1m 15s",
                 "[copilot] Tokens: 1200 in, 80 out",
-                "[copilot] Session abc | CLI exit code 0 | code changes: +12 -3 in 2 files");
+                "[copilot] Code changes by the CLI's edit tools: +12 -3 in 2 files; no snapshot of a git work tree,"
+                        + " so shell commands' changes are not counted",
+                "[copilot] Session abc | CLI exit code 0");
+    }
+
+    @Test
+    void withoutASnapshotTheClosingLinesSayWhatTheCountCoversAndWhy() {
+        SessionState state = new SessionState(100, 0, 1, 1, 0, 0, 1, 0, 0, true, "Done.", true, null,
+                "task_complete", true, new ResultInfo("abc", 0, 0.0, 10L, 20L, 0, 0, 0, List.of()), "m", null, null, "x");
+        SessionOutcome completed = new SessionOutcome(Outcome.COMPLETED, "The agent called task_complete after 1 turn.");
+        renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).build()));
+        renderer.closing(completed, state, Duration.ofSeconds(5));
+        assertThat(sink.lines()).endsWith("[copilot] Code changes by the CLI's edit tools: +0 -0 in 0 files; not a git work tree,"
+                + " so shell commands' changes are not counted", "[copilot] Session abc | CLI exit code 0");
+
+        ListLogSink off = new ListLogSink(false);
+        LogRenderer notRecording = new LogRenderer(off, SecretMasker.of(List.of(SECRET)));
+        notRecording.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).recordChanges(false).build()));
+        notRecording.closing(completed, state, Duration.ofSeconds(5));
+        assertThat(off.lines()).contains("[copilot] Code changes by the CLI's edit tools: +0 -0 in 0 files; changes are not"
+                + " recorded (recordChanges is off), so shell commands' changes are not counted");
     }
 
     @Test

@@ -168,6 +168,26 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void zeroToolAndStartupTimeoutsMeanNoLimit() throws Exception {
+        AutopilotOptions none = options("-p", "x", "--tool-timeout", "0", "--startup-timeout", "0s");
+        assertThat(none.toolTimeout()).as("no limit on a tool call").isNull();
+        assertThat(none.startupTimeout()).as("no limit on the start").isNull();
+        assertThat(none.validate(RunnerArguments::optionName)).isEmpty();
+        AutopilotOptions some = options("-p", "x", "--tool-timeout", "90s", "--startup-timeout", "2");
+        assertThat(some.toolTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(some.startupTimeout()).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void maxVerifyRoundsNeedsAVerifyCommand() throws Exception {
+        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--max-verify-rounds", "3"))
+                .hasMessage("--max-verify-rounds needs --verify CMD");
+        AutopilotOptions verified = options("-p", "x", "--verify", "make test", "--max-verify-rounds", "3");
+        assertThat(verified.verify()).isEqualTo("make test");
+        assertThat(verified.maxVerifyRounds()).isEqualTo(3);
+    }
+
+    @Test
     void promptFromFileOrStdin() throws Exception {
         Path file = Files.writeString(dir.resolve("task.md"), "Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
         assertThat(options("--prompt-file", file.toString()).prompt())

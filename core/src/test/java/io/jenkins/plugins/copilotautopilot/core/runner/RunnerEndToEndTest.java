@@ -2,6 +2,8 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import io.jenkins.plugins.copilotautopilot.core.testing.Readme;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
@@ -9,7 +11,6 @@ import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -50,22 +51,50 @@ class RunnerEndToEndTest {
     }
 
     @Test
-    void theDemoRunsARealSessionWithNoAccount() throws Exception {
+    void theDemoRunsARealSessionWithNoAccountAndPrintsWhatTheReadmeShows() throws Exception {
         Map<String, String> env = new HashMap<>();
         env.put("PATH", System.getenv("PATH"));
         env.put("COPILOT_CLI", TestCli.executable().path());
         Path journal = dir.resolve("demo.jsonl");
 
-        assertThat(run(env, "--demo", "--journal", journal.toString())).isZero();
+        int code = run(env, "--demo", "--journal", journal.toString());
 
         String log = out.toString(StandardCharsets.UTF_8);
-        assertThat(log).contains("[copilot] COMPLETED: The agent called task_complete after 3 turns.")
-                .contains("> bash: ls -A").contains("< bash ok").contains("< create ok");
-        java.util.regex.Matcher wrote = java.util.regex.Pattern.compile("demo: the agent wrote (\\S+NOTES\\.md)").matcher(log);
-        assertThat(wrote.find()).as(log).isTrue();
-        Path notes = Path.of(wrote.group(1));
-        assertThat(notes).content().contains("- README.md").contains("- src");
-        assertThat(Files.readString(journal)).contains("\"model\":\"demo-model\"");
+        java.util.regex.Matcher folder = java.util.regex.Pattern.compile("The agent works in (\\S+)").matcher(log);
+        assertThat(folder.find()).as(log).isTrue();
+        try {
+            assertThat(code).as(log).isZero();
+            java.util.regex.Matcher wrote = java.util.regex.Pattern.compile("demo: the agent wrote (\\S+NOTES\\.md)").matcher(log);
+            assertThat(wrote.find()).as(log).isTrue();
+            assertThat(Path.of(wrote.group(1))).content().contains("- README.md").contains("- src");
+            assertThat(Files.readString(journal)).contains("\"model\":\"demo-model\"");
+
+            // the README's console, line for line but for what differs between runs (folder, port, times, session id);
+            // a token line comes when the CLI has recorded its call, so where it falls varies: those are compared as a set
+            List<String> readme = Readme.textBlockAfter("./copilot-autopilot --demo").stream().map(RunnerEndToEndTest::runFree).toList();
+            List<String> printed = log.lines().map(RunnerEndToEndTest::runFree).toList();
+            assertThat(printed.stream().filter(l -> !isTokenLine(l)).toList())
+                    .isEqualTo(readme.stream().filter(l -> !isTokenLine(l)).toList());
+            assertThat(printed.stream().filter(RunnerEndToEndTest::isTokenLine).map(l -> l.replaceFirst(" \\(turn \\d+\\)", "")))
+                    .hasSize(3).containsOnly("[copilot]   tokens: 1,200 in, 40 out");
+            assertThat(readme.stream().filter(RunnerEndToEndTest::isTokenLine)).hasSize(3);
+        } finally {
+            io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession.deleteRecursively(Path.of(folder.group(1)));
+        }
+    }
+
+    /** A line of a demo's console without what differs from run to run. */
+    private static String runFree(String line) {
+        return line.replaceAll("\\S*copilot-autopilot-demo-[^/\\s]*", "<folder>")
+                .replaceAll("\\(\\S*/copilot\\)", "(<cli>)")
+                .replaceAll("http://127\\.0\\.0\\.1:\\d+/v1", "<model>")
+                .replaceAll("\\((\\d+ ms|[\\d.]+s)\\)", "(<took>)")
+                .replaceAll("\\| [\\dhms. ]+$", "| <took>")
+                .replaceAll("Session [0-9a-f-]{36} ", "Session <id> ");
+    }
+
+    private static boolean isTokenLine(String line) {
+        return line.startsWith("[copilot]   tokens");
     }
 
     @Test
@@ -153,6 +182,36 @@ class RunnerEndToEndTest {
         err.reset();
         assertThat(run(Map.of(), "--bogus", "x")).isEqualTo(RunnerMain.EXIT_USAGE);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: unknown option --bogus (see --help)\n");
+        err.reset();
+        assertThat(run(Map.of(), "-p", "x", "--max-verify-rounds", "3")).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --max-verify-rounds needs --verify CMD (see --help)\n");
+    }
+
+    @Test
+    void theDemoRefusesATaskOfItsOwn() {
+        for (String[] args : List.of(new String[] {"--demo", "-p", "Fix the build"}, new String[] {"--prompt-file", "task.md", "--demo"})) {
+            err.reset();
+            assertThat(run(Map.of("COPILOT_CLI", TestCli.executable().path()), args)).isEqualTo(RunnerMain.EXIT_USAGE);
+            assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --demo runs its own task (its scripted"
+                    + " model answers every task the same way): leave out --prompt and --prompt-file, or leave out --demo (see --help)\n");
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).as("no demo model was started, no folder made").isEmpty();
+    }
+
+    @Test
+    void aToolTimeoutOfZeroIsNoLimitNotZeroSeconds() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 2 && echo slept", "Slept."))) {
+            assertThat(run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep",
+                    "--tool-timeout", "0")).as(out.toString(StandardCharsets.UTF_8)).isZero();
+            String none = out.toString(StandardCharsets.UTF_8);
+            assertThat(none).contains("| limits: 1h wall clock, 10m without events\n", "[copilot]   < bash ok (",
+                    "[copilot] COMPLETED: ").doesNotContain("per tool call");
+            out.reset();
+            assertThat(run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Sleep",
+                    "--tool-timeout", "1s")).isEqualTo(124);
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("10m without events, 1s per tool call",
+                    "[copilot] TIMED_OUT: The tool call 'bash' (sleep 2 && echo slept) in turn 1 ran longer than 1s");
+        }
     }
 
     @Test
@@ -187,7 +246,7 @@ class RunnerEndToEndTest {
                     lines.add(line);
                     if (line.contains("> bash: sleep 317")) {
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                        while (processesWorkingIn(work).stream().noneMatch(p -> p.contains("sleep 317")) && System.nanoTime() < deadline) {
+                        while (ProcessTable.workingIn(work).stream().noneMatch(p -> p.contains("sleep 317")) && System.nanoTime() < deadline) {
                             Thread.sleep(20); // until the tool's shell runs its command
                         }
                         new ProcessBuilder("kill", "-" + signal, String.valueOf(runner.pid())).start().waitFor();
@@ -197,7 +256,7 @@ class RunnerEndToEndTest {
             assertThat(runner.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(runner.exitValue()).isEqualTo(exitCode);
             assertThat(lines).anyMatch(l -> l.startsWith("[copilot] ABORTED: Aborted while tool 'bash' (sleep 317)"));
-            assertThat(processesWorkingIn(work)).isEmpty();
+            assertThat(ProcessTable.workingIn(work)).isEmpty();
             // the records are complete
             List<String> records = Files.readAllLines(journal, StandardCharsets.UTF_8);
             assertThat(records.get(records.size() - 1)).contains("autopilot.run_finished").contains("ABORTED");
@@ -239,27 +298,9 @@ class RunnerEndToEndTest {
             assertThat(records).noneMatch(r -> r.contains("autopilot.run_finished"));
         } finally {
             // a runner killed that way cannot stop the CLI: its watchdog would, at the wall-clock limit
-            for (String p : processesWorkingIn(work)) {
+            for (String p : ProcessTable.workingIn(work)) {
                 new ProcessBuilder("kill", "-KILL", p.substring(0, p.indexOf(' '))).start().waitFor();
             }
         }
-    }
-
-    /** Processes whose current directory is {@code dir}: the CLI and its tools would be. */
-    private static List<String> processesWorkingIn(Path dir) throws Exception {
-        List<String> found = new ArrayList<>();
-        Path real = dir.toRealPath();
-        File[] procs = new File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
-        for (File proc : procs == null ? new File[0] : procs) {
-            try {
-                if (Files.readSymbolicLink(proc.toPath().resolve("cwd")).equals(real)) {
-                    found.add(proc.getName() + " " + ProcessHandle.of(Long.parseLong(proc.getName()))
-                            .flatMap(p -> p.info().commandLine()).orElse("?"));
-                }
-            } catch (Exception e) {
-                // gone or not ours
-            }
-        }
-        return found;
     }
 }

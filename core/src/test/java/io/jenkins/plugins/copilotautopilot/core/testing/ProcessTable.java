@@ -56,6 +56,29 @@ public final class ProcessTable {
         return false;
     }
 
+    /** Live processes whose current directory is {@code dir} (the CLI and its tools would be), described as "pid command line". */
+    public static List<String> workingIn(Path dir) {
+        Path real;
+        try {
+            real = dir.toRealPath();
+        } catch (IOException e) {
+            return List.of(); // no such directory: nothing works in it
+        }
+        List<String> found = new java.util.ArrayList<>();
+        java.io.File[] procs = new java.io.File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
+        for (java.io.File proc : procs == null ? new java.io.File[0] : procs) {
+            long pid = Long.parseLong(proc.getName());
+            try {
+                if (Files.readSymbolicLink(proc.toPath().resolve("cwd")).equals(real) && !isZombie(pid)) {
+                    found.add(pid + " " + cmdline(pid).replace('\0', ' ').strip());
+                }
+            } catch (IOException | SecurityException e) {
+                // gone, or not ours
+            }
+        }
+        return found;
+    }
+
     /** The command line of a running process as the kernel holds it, NULs between arguments. */
     public static String cmdline(long pid) {
         try {

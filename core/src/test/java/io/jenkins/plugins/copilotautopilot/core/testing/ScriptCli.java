@@ -7,6 +7,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +46,12 @@ public final class ScriptCli {
 
     public static Run run(Path executable, Path workDir, Consumer<AutopilotOptions.Builder> options,
                           Consumer<AutopilotEngine> engineHook) throws IOException {
+        return run(executable, workDir, options, new SessionListener() { }, engineHook);
+    }
+
+    /** A run whose {@code listener} hears of the session as the log does ({@code engineHook} gets the engine first). */
+    public static Run run(Path executable, Path workDir, Consumer<AutopilotOptions.Builder> options, SessionListener listener,
+                          Consumer<AutopilotEngine> engineHook) throws IOException {
         AutopilotOptions.Builder b = AutopilotOptions.builder("Do the task").githubToken("github_pat_scriptCliToken_0001");
         options.accept(b);
         Path control = Files.createTempDirectory("script-cli-control-");
@@ -52,7 +59,7 @@ public final class ScriptCli {
                 workDir.toString(), control.toString(), java.util.Map.of());
         ListLogSink log = new ListLogSink();
         java.io.ByteArrayOutputStream journal = new java.io.ByteArrayOutputStream();
-        AutopilotEngine engine = AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).build();
+        AutopilotEngine engine = AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).listener(listener).build();
         engineHook.accept(engine);
         SessionResult result = engine.run(command, new LocalCliLauncher(java.time.Duration.ofSeconds(1)));
         return new Run(result, log, journal.toString(StandardCharsets.UTF_8), command.runId());
