@@ -13,11 +13,15 @@ final class StderrCollector implements LineAssembler.LineHandler {
     static final int MAX_LOGGED = 50;
     static final int MAX_JOURNALED = 1000;
     static final int TAIL = 5;
+    /** The most characters of an explanation built of several lines. */
+    private static final int MAX_EXPLANATION = 300;
 
     private final LogRenderer renderer;
     private final SafeJournal journal;
     private final Deque<String> tail = new ArrayDeque<>();
     private String firstError;
+    /** Whether the lines after the first error still say what went wrong (no stack frame, no error object yet). */
+    private boolean explaining;
     private long lines;
     private boolean afterStop;
     private boolean closed;
@@ -46,6 +50,16 @@ final class StderrCollector implements LineAssembler.LineHandler {
         }
         if (firstError == null && saysWhatWentWrong(line)) {
             firstError = line.strip();
+            explaining = true;
+        } else if (explaining) {
+            // what follows the error on lines of its own ("(Did you mean --autopilot-mode?)") belongs to it, up to a
+            // stack frame or the error object Node prints after it
+            boolean ownLine = !line.isBlank() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("{") && !line.startsWith("}");
+            if (ownLine && firstError.length() < MAX_EXPLANATION) {
+                firstError = firstError + " | " + line.strip();
+            } else {
+                explaining = false;
+            }
         }
         tail.addLast(line);
         if (tail.size() > TAIL) {
