@@ -20,7 +20,7 @@ final class StderrCollector implements LineAssembler.LineHandler {
     private final SafeJournal journal;
     private final Deque<String> tail = new ArrayDeque<>();
     private String firstError;
-    /** Whether the lines after the first error still say what went wrong (no stack frame, no error object yet). */
+    /** Whether the line after the first error may still be a hint of the error's own. */
     private boolean explaining;
     private long lines;
     private boolean afterStop;
@@ -52,10 +52,9 @@ final class StderrCollector implements LineAssembler.LineHandler {
             firstError = line.strip();
             explaining = true;
         } else if (explaining) {
-            // what follows the error on lines of its own ("(Did you mean --autopilot-mode?)") belongs to it, up to a
-            // stack frame or the error object Node prints after it
-            boolean ownLine = !line.isBlank() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("{") && !line.startsWith("}");
-            if (ownLine && firstError.length() < MAX_EXPLANATION) {
+            // a hint right after the error belongs to it ("(Did you mean --autopilot-mode?)"); prose, stack frames and the
+            // error object Node prints after it do not
+            if (line.startsWith("(") && firstError.length() < MAX_EXPLANATION) {
                 firstError = firstError + " | " + line.strip();
             } else {
                 explaining = false;
