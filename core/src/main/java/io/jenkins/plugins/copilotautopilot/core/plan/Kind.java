@@ -22,10 +22,18 @@ public abstract class Kind<T extends Serializable> {
 
     private final Control control;
     private final Class<?> type;
+    private final Long min;
+    private final Long max;
 
     Kind(Control control, Class<?> type) {
+        this(control, type, null, null);
+    }
+
+    Kind(Control control, Class<?> type, Long min, Long max) {
         this.control = control;
         this.type = type;
+        this.min = min;
+        this.max = max;
     }
 
     public Control control() {
@@ -35,6 +43,16 @@ public abstract class Kind<T extends Serializable> {
     /** The class of its values in a plan. */
     public Class<?> type() {
         return type;
+    }
+
+    /** The lowest whole number a {@link Control#NUMBER} takes, or null. */
+    public Long min() {
+        return min;
+    }
+
+    /** The highest whole number a {@link Control#NUMBER} takes, or null. */
+    public Long max() {
+        return max;
     }
 
     /** The choices of a {@link Control#CHOICE}, else none. */
@@ -147,7 +165,7 @@ public abstract class Kind<T extends Serializable> {
 
     /** A whole number from {@code min} to {@code max}; {@code wrong} follows the setting's name ({value}, {min}, {max}). */
     public static Kind<Integer> count(int min, int max, String wrong) {
-        return new Kind<>(Control.NUMBER, Integer.class) {
+        return new Kind<>(Control.NUMBER, Integer.class, (long) min, max == Integer.MAX_VALUE ? null : (long) max) {
             @Override
             Integer read(Setting<Integer> setting, Object raw, Problems problems) {
                 Long value = whole(setting, raw, problems);
@@ -166,7 +184,7 @@ public abstract class Kind<T extends Serializable> {
 
     /** A whole number of tokens, more than 0. */
     public static Kind<Long> tokens() {
-        return new Kind<>(Control.NUMBER, Long.class) {
+        return new Kind<>(Control.NUMBER, Long.class, 1L, null) {
             @Override
             Long read(Setting<Long> setting, Object raw, Problems problems) {
                 Long value = whole(setting, raw, problems);
@@ -205,7 +223,7 @@ public abstract class Kind<T extends Serializable> {
      * limit). The plan holds the duration, {@link Duration#ZERO} for no limit.
      */
     public static Kind<Duration> minutes() {
-        return new Kind<>(Control.NUMBER, Duration.class) {
+        return new Kind<>(Control.NUMBER, Duration.class, 0L, null) {
             @Override
             Duration read(Setting<Duration> setting, Object raw, Problems problems) {
                 if (raw instanceof Duration d) {

@@ -108,6 +108,16 @@ public final class Setting<T extends Serializable> {
         return block;
     }
 
+    /** What is wrong with {@code raw} as this setting's value on its own (a form's check); empty when nothing is. */
+    public java.util.List<String> problems(Object raw) {
+        if (!Kind.sets(raw)) {
+            return java.util.List.of();
+        }
+        Problems problems = new Problems();
+        kind.read(this, raw, problems);
+        return problems.messages();
+    }
+
     Setting<T> inBlock(String blockName) {
         this.block = blockName;
         return this;
