@@ -58,8 +58,16 @@ class ProcessTreeKillerTest {
     void sigtermComesFirstAndSigkillOnlyAfterTheGracePeriod(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         String runId = UUID.randomUUID().toString();
         java.nio.file.Path gotTerm = dir.resolve("got-term");
+        java.nio.file.Path trapped = dir.resolve("trapped");
         // cleans up on SIGTERM and exits: a process killed with SIGKILL first never writes the file
-        Process root = start(runId, "trap 'echo cleaned > " + gotTerm + "; exit 0' TERM; while :; do sleep 0.2; done");
+        Process root = start(runId, "trap 'echo cleaned > " + gotTerm + "; exit 0' TERM; : > " + trapped
+                + "; while :; do sleep 0.2; done");
+        // a signal sent before the shell reached its trap would end it with no cleanup at all
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!java.nio.file.Files.exists(trapped) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(trapped).exists();
         awaitProcesses(runId, 1);
 
         long start = System.nanoTime();
