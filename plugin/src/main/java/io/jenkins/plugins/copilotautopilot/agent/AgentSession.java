@@ -118,6 +118,15 @@ public final class AgentSession implements CliSession, SessionInbox {
     public record Lost(String message) implements Trouble {
     }
 
+    /** Catching up after a restart found the control folder gone: unlike an offline agent, this does not get better. */
+    public static final class FolderGone extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        FolderGone(String message) {
+            super(message);
+        }
+    }
+
     private final Location where;
     private final Owner owner;
     private final AgentWatch watch;
@@ -208,7 +217,7 @@ public final class AgentSession implements CliSession, SessionInbox {
                 Messages.AgentSession_Reading(where.displayNode()), () -> folder.act(new PollCallable(where.logFile,
                         where.resultFile, outputOffset, stderrOffset, usageOffset, maxBytes)));
         if (!answer.folderExists()) {
-            throw new IOException(Messages.AgentSession_Gone(where.controlFolder, where.displayNode()));
+            throw new FolderGone(Messages.AgentSession_Gone(where.controlFolder, where.displayNode()));
         }
         SessionChunk c = answer.chunk();
         return new SessionPoll(c.output, c.stderr, answer.exitCode(), answer.exitCode() != null,

@@ -36,9 +36,6 @@ public final class SessionDriver implements AgentSession.Owner {
     /** How long an abort waits for an agent that cannot be reached before the step ends anyway. */
     static final long UNREACHABLE_ABORT_MILLIS = Long.getLong(SessionDriver.class.getName() + ".unreachableAbortMillis", 10_000);
 
-    private static final long CLEANUP_RETRY_SECONDS = 15;
-    /** Two hours of tries: past the wall-clock limit of most sessions, when their watchdog has ended the CLI anyway. */
-    private static final int CLEANUP_ATTEMPTS = 480;
 
     /** What the driver needs from the build the session belongs to. */
     public interface Build {
@@ -277,10 +274,10 @@ public final class SessionDriver implements AgentSession.Owner {
                 if (s != null && kept != null) {
                     keepSoon(s, kept);
                 }
-                if (s != null && !cleanedUpSoon(s)) {
+                if (s != null && !SessionCleanup.now(s)) {
                     build.listener().getLogger().println(Messages.SessionDriver_CleanupLater(s.location().controlFolder(),
                             s.location().displayNode()));
-                    retryCleanup(s, 1);
+                    SessionCleanup.later(s);
                 }
                 written = s != null && ChangesFile.write(build.state(), result, build.listener());
                 try {
@@ -344,50 +341,6 @@ public final class SessionDriver implements AgentSession.Owner {
                 LOGGER.log(Level.FINE, "could not record a Copilot session", e);
             }
         });
-    }
-
-    /**
-     * Deletes the session's folders on the agent (which also stops a CLI still running there: its watchdog ends it
-     * once its folder is gone); false when the agent could not be reached.
-     */
-    private static boolean cleanedUp(AgentSession s) {
-        try {
-            s.cleanup();
-            return true;
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            LOGGER.log(Level.FINE, "could not delete the folders of a Copilot session", e);
-            return false;
-        }
-    }
-
-    /**
-     * {@link #cleanedUp} on the remote-call pool, waited for a bounded time: a channel that never answers keeps that
-     * pool's thread (not this one), and the build is recorded and ends anyway.
-     */
-    private static boolean cleanedUpSoon(AgentSession s) {
-        Future<Boolean> cleanup = AgentCalls.pool().submit(() -> cleanedUp(s));
-        try {
-            return cleanup.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            cleanup.cancel(true);
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** Tries again, in the background, until the agent answers (for at most {@link #CLEANUP_ATTEMPTS} tries). */
-    private static void retryCleanup(AgentSession s, int attempt) {
-        if (attempt > CLEANUP_ATTEMPTS) {
-            LOGGER.warning(() -> "gave up deleting " + s.location().controlFolder() + " on " + s.location().displayNode());
-            return;
-        }
-        jenkins.util.Timer.get().schedule(() -> AgentCalls.pool().submit(() -> {
-            if (!cleanedUp(s)) {
-                retryCleanup(s, attempt + 1);
-            }
-        }), CLEANUP_RETRY_SECONDS, TimeUnit.SECONDS);
     }
 
     /** For the step's status (thread dumps): where the session runs and how far it got. */

@@ -12,6 +12,8 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -27,8 +29,40 @@ public final class SessionResume {
     private SessionResume() {
     }
 
-    /** @throws IOException when the agent cannot be reached yet (try again later) */
+    /**
+     * @throws AgentSession.FolderGone when the session's folder is gone (see {@link #withoutSession})
+     * @throws IOException when the agent cannot be reached yet (try again later)
+     */
     public static SessionFollower follower(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, AgentSession session)
+            throws IOException, InterruptedException {
+        return resume(state, run, env, listener, session);
+    }
+
+    /**
+     * A follower for a session whose folder is gone (its workspace was wiped while the controller was down): the
+     * journal up to the checkpoint, and nothing more to read, so that the session can be ended and recorded.
+     */
+    public static SessionFollower withoutSession(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener)
+            throws IOException, InterruptedException {
+        return resume(state, run, env, listener, NOTHING_TO_READ);
+    }
+
+    private static final CliSession NOTHING_TO_READ = new CliSession() {
+        @Override
+        public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) {
+            return new SessionPoll(new byte[0], new byte[0], null, false);
+        }
+
+        @Override
+        public void stop() {
+        }
+
+        @Override
+        public void cleanup() {
+        }
+    };
+
+    private static SessionFollower resume(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, CliSession session)
             throws IOException, InterruptedException {
         ResumeState.SecretSources sources = state.secrets();
         List<String> taskSecrets = new ArrayList<>();

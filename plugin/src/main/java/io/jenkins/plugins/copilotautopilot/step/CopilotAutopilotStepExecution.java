@@ -67,6 +67,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     private transient volatile SessionDriver driver;
     private transient volatile Throwable stopCause;
     private transient TaskListener listener;
+    private transient boolean reportedUnreachable;
 
     CopilotAutopilotStepExecution(CopilotAutopilotStep step, StepContext context) {
         super(context);
@@ -195,11 +196,16 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         } catch (AbortException e) {
             // a credential is gone: nobody may follow this session any more, so it has to stop
             stopUnfollowable(d, s, e);
+        } catch (AgentSession.FolderGone e) {
+            endWithFolderGone(d, s, e);
         } catch (IOException e) {
             if (System.currentTimeMillis() - s.startedAtMillis() > limitWithGraceMillis(s)) {
-                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
                 failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
                 return;
+            }
+            if (!reportedUnreachable) {
+                reportedUnreachable = true;
+                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
             }
             Timer.get().schedule(() -> Following.starters().submit(this::resume), RESUME_RETRY_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException | RuntimeException e) {
@@ -212,6 +218,24 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         Duration timeout = s.plan().limit(SessionSettings.TIMEOUT);
         return timeout == null ? Long.MAX_VALUE
                 : timeout.toMillis() + TimeUnit.SECONDS.toMillis(2L * io.jenkins.plugins.copilotautopilot.core.launch.LaunchScript.WATCHDOG_GRACE_SECONDS);
+    }
+
+    /**
+     * The session's folder went with its workspace while the controller was down: whatever still runs of it is
+     * stopped (durable-task's stop needs no files), and the session ends FAILED, recorded with what its journal held.
+     */
+    private void endWithFolderGone(SessionDriver d, ResumeState s, AgentSession.FolderGone gone) {
+        try {
+            new AgentSession(s.location(), d).stopNow();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not stop a Copilot session whose folder is gone", e);
+        }
+        try {
+            d.end(SessionResume.withoutSession(s, getContext().get(Run.class), getContext().get(EnvVars.class), listener())
+                    .lost(null, gone.getMessage()));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            failOnce(d, new AbortException(gone.getMessage()));
+        }
     }
 
     private void stopUnfollowable(SessionDriver d, ResumeState s, AbortException why) {

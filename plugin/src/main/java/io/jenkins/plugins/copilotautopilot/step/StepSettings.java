@@ -5,6 +5,7 @@ import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
 import io.jenkins.plugins.copilotautopilot.core.plan.SettingValues;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,16 +21,16 @@ final class StepSettings {
     private StepSettings() {
     }
 
-    /** The settings {@code step} gives; an unchecked primitive yes/no ({@code offline}) gives none. */
+    /** The settings {@code step} gives; an empty list or an unchecked primitive yes/no ({@code offline}) gives none. */
     static SettingValues of(CopilotAutopilotStep step) {
         Map<String, Object> values = new LinkedHashMap<>();
         for (Setting<?> setting : SessionSettings.all()) {
             Object value = value(step, setting.name());
-            Method getter = GETTERS.get(setting.name());
-            if (getter.getReturnType() == boolean.class && Boolean.FALSE.equals(value)) {
-                value = null;
+            boolean unset = value == null || value instanceof Collection<?> c && c.isEmpty()
+                    || GETTERS.get(setting.name()).getReturnType() == boolean.class && Boolean.FALSE.equals(value);
+            if (!unset) {
+                values.put(setting.name(), value);
             }
-            values.put(setting.name(), value);
         }
         return SettingValues.of(values);
     }

@@ -37,6 +37,10 @@ import java.util.List;
  *
  * <p>Created by {@link AutopilotEngine#start} or {@link AutopilotEngine#resume}. Ticks must not overlap;
  * {@link #requestAbort()} may be called from any thread.
+ *
+ * <p>Long because a tick's steps must happen in this order on one thread (read, journal, render, limits, budgets,
+ * the acceptance loop, the end); what each step decides lives elsewhere ({@link VerifyLoop}, {@code OutcomeDecider},
+ * {@code LogRenderer}).
  */
 public final class SessionFollower {
     /** How often what the journal holds in memory is written out, at the latest. */

@@ -42,6 +42,8 @@ import java.util.List;
  * <p>Deltas, background-task notices and other noise are not printed. Agent text is untrusted: secrets
  * are masked over whole messages (so a secret split across lines is caught) and control characters are
  * neutralised before anything is written.
+ *
+ * <p>Long because the log is one voice: every line's wording is here, next to the others it must read well with.
  */
 public final class LogRenderer implements SessionListener {
     public static final String PREFIX = "[copilot] ";
