@@ -69,6 +69,25 @@ class PersistedFormsTest {
     }
 
     @Test
+    void aTaskSavedWithOnlyItsPromptLoadsWithEveryDefault(JenkinsRule j) throws Exception {
+        // as a tool or a hand writes it, or a version before a setting existed: XStream runs no initializer
+        String xml = "<project><builders><" + CopilotAutopilotBuilder.class.getName() + "><task><prompt>Create hello.txt</prompt>"
+                + "</task></" + CopilotAutopilotBuilder.class.getName() + "></builders></project>";
+        FreeStyleProject f = (FreeStyleProject) j.jenkins.createProjectFromXML("minimal",
+                new java.io.ByteArrayInputStream(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        CopilotAutopilotStep task = f.getBuildersList().get(CopilotAutopilotBuilder.class).getTask();
+        assertEquals(true, task.isPropagate(), "propagate, whose default is true");
+        assertEquals(List.of(), task.getAllowTools());
+        assertEquals(List.of(), task.getToolSecrets());
+        // the form renders and an unchanged save keeps what it had
+        j.submit(j.createWebClient().getPage(f, "configure").getFormByName("config"));
+        CopilotAutopilotStep saved = f.getBuildersList().get(CopilotAutopilotBuilder.class).getTask();
+        assertEquals("Create hello.txt", saved.getPrompt());
+        assertEquals(true, saved.isPropagate());
+        assertEquals(List.of(), saved.getDenyTools());
+    }
+
+    @Test
     @WithLocalData("home")
     void aPipelineSavedWhileItsSessionRanResumesFromItsState(JenkinsRule j) throws Exception {
         WorkflowRun b = j.jenkins.getItemByFullName("pipeline", WorkflowJob.class).getBuildByNumber(1);

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import jenkins.model.Jenkins;
 
 /**
  * Follows one running session for its build, Pipeline or Freestyle: the follower reads what the agent hands over
@@ -198,6 +199,10 @@ public final class SessionDriver implements AgentSession.Owner {
 
     /** The agent cannot be reached: wait for it, unless the session has to end anyway. True when it has ended. */
     private boolean unreachable(SessionFollower f, AgentSession.Unreachable unreachable) {
+        Jenkins controller = Jenkins.getInstanceOrNull();
+        if (controller == null || controller.isTerminating()) {
+            return false; // the controller going down disconnects its agents: that is not the agent's trouble
+        }
         long now = System.nanoTime();
         if (unreachableSinceNanos == 0) {
             unreachableSinceNanos = now;

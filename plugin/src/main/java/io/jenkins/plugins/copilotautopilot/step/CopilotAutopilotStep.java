@@ -88,7 +88,8 @@ public final class CopilotAutopilotStep extends Step {
     private Boolean agentTextInConsole;
     private Boolean skipPublishingChecks;
     private String checksName;
-    private boolean propagate = true;
+    /** Null: true, the default (as for a saved form without it). */
+    private Boolean propagate;
     private String promptFile;
     private String changesFile;
     private Integer includeBuildLog;
@@ -524,12 +525,27 @@ public final class CopilotAutopilotStep extends Step {
 
     /** True (the default): an outcome that fails the build fails the step. False: the step returns its map instead. */
     public boolean isPropagate() {
-        return propagate;
+        return propagate == null || propagate;
     }
 
     @DataBoundSetter
     public void setPropagate(boolean propagate) {
-        this.propagate = propagate;
+        this.propagate = propagate ? null : Boolean.FALSE;
+    }
+
+    /**
+     * A saved form without a list (written by hand or by a tool, or before the list existed) loads with it empty:
+     * XStream sets no field the XML does not name, and runs no initializer.
+     */
+    private Object readResolve() {
+        allowTools = allowTools == null ? new ArrayList<>() : allowTools;
+        denyTools = denyTools == null ? new ArrayList<>() : denyTools;
+        addDirs = addDirs == null ? new ArrayList<>() : addDirs;
+        allowUrls = allowUrls == null ? new ArrayList<>() : allowUrls;
+        denyUrls = denyUrls == null ? new ArrayList<>() : denyUrls;
+        secretEnvVars = secretEnvVars == null ? new ArrayList<>() : secretEnvVars;
+        toolSecrets = toolSecrets == null ? new ArrayList<>() : toolSecrets;
+        return this;
     }
 
     @Extension

@@ -68,8 +68,9 @@ class SandboxTest {
 
     @Test
     void aWorkingSandboxRunsTheAgentsCommandsAndKeepsOutWhatItSays() throws Exception {
-        // not below the temp directory, the home, the PATH or the workspace, which the sandbox lets tools see
-        Path outside = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-outside-");
+        // not below the temp directory, the home, the PATH or the workspace, which the sandbox lets tools see; nor
+        // below this checkout, which may well be in one of those (a clone in the home or in /tmp)
+        Path outside = Files.createTempDirectory(Path.of("/dev/shm"), "sandbox-outside-");
         Files.writeString(outside.resolve("secret.txt"), "outside-the-workspace");
         try {
             probe(outside);
