@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;

@@ -1,5 +1,10 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotConfiguration;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstallation;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstaller;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
@@ -55,7 +60,7 @@ class ConfigurationAsCodeTest {
         assertEquals("linux", CopilotAutopilotConfiguration.get().getAllowedLabels());
         assertEquals(Integer.valueOf(14), CopilotAutopilotConfiguration.get().getKeptSessionDays());
         assertEquals("refuse", CopilotAutopilotConfiguration.get().getUntrustedChangeRequests());
-        assertEquals(CopilotAutopilotConfiguration.DEFAULT_KEPT_PER_JOB, CopilotAutopilotConfiguration.get().keptSessionsPerJob());
+        assertEquals(CopilotAutopilotConfiguration.DEFAULT_KEPT_PER_JOB, CopilotAutopilotConfiguration.get().keptSessions().perJob());
         assertNull(defaults.getAllowAllTools(), "not set: off");
         // imported once, and saved: Configuration as Code never saves a descriptor itself
         CopilotAutopilotConfiguration reloaded = new CopilotAutopilotConfiguration();

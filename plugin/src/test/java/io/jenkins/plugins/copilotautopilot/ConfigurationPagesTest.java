@@ -1,5 +1,11 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotConfiguration;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstallation;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstaller;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;

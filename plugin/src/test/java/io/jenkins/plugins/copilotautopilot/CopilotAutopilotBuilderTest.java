@@ -1,5 +1,10 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;

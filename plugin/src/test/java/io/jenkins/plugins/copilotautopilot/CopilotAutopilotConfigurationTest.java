@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotConfiguration;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;

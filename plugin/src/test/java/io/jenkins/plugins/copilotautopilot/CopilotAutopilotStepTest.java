@@ -1,5 +1,11 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstallation;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
@@ -86,7 +92,7 @@ class CopilotAutopilotStepTest {
         SessionRecord session = action.getSessions().get(0);
         assertEquals("COMPLETED", session.getOutcome());
         assertEquals(2, session.getTurns());
-        File journal = new File(new File(b.getRootDir(), AutopilotStepRunner.JOURNAL_FOLDER), session.getJournalFile());
+        File journal = new File(new File(b.getRootDir(), SessionFiles.FOLDER), session.getJournalFile());
         assertTrue(journal.getName().endsWith(".jsonl.gz"), "a finished journal is kept compressed");
         List<String> lines = journalText(journal).lines().toList();
         assertTrue(lines.size() > 50, "every event is journaled");
@@ -164,7 +170,7 @@ class CopilotAutopilotStepTest {
 
         j.assertLogContains("[copilot]   my token is ****", b);
         j.assertLogNotContains(TOKEN, b);
-        File folder = new File(b.getRootDir(), AutopilotStepRunner.JOURNAL_FOLDER);
+        File folder = new File(b.getRootDir(), SessionFiles.FOLDER);
         for (File file : folder.listFiles()) {
             if (file.getName().endsWith(".report")) {
                 // the session page's report, kept beside the journal

@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.is;
@@ -67,7 +70,7 @@ class DurableExecutionRestartTest {
 
     /** Whether a checkpoint of the build's session says its first lines were followed. */
     private static boolean checkpointed(WorkflowRun b) {
-        try (Stream<Path> files = Files.list(b.getRootDir().toPath().resolve(AutopilotStepRunner.JOURNAL_FOLDER))) {
+        try (Stream<Path> files = Files.list(b.getRootDir().toPath().resolve(SessionFiles.FOLDER))) {
             return files.filter(f -> f.toString().endsWith(".checkpoint")).anyMatch(f -> {
                 try {
                     return CheckpointFile.read(f).outputOffset() > 0;

@@ -1,5 +1,10 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
@@ -138,7 +143,7 @@ class DurableExecutionTest {
         assertThat(web.getPage(reloaded, CopilotAutopilotRunAction.URL_NAME + "/").asNormalizedText(), containsString("Created hello.txt"));
         assertThat(web.getPage(p).asNormalizedText(), containsString("#" + b.getNumber()));
         // no checkpoint or control folder is left behind
-        try (var files = Files.list(reloaded.getRootDir().toPath().resolve(AutopilotStepRunner.JOURNAL_FOLDER))) {
+        try (var files = Files.list(reloaded.getRootDir().toPath().resolve(SessionFiles.FOLDER))) {
             assertThat(files.map(f -> f.getFileName().toString()).collect(Collectors.toList()), not(hasItem(containsString("checkpoint"))));
         }
     }
@@ -195,7 +200,7 @@ class DurableExecutionTest {
 
     private static String journalText(WorkflowRun b) throws IOException {
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
-        Path file = b.getRootDir().toPath().resolve(AutopilotStepRunner.JOURNAL_FOLDER).resolve(action.getSessions().get(0).getJournalFile());
+        Path file = b.getRootDir().toPath().resolve(SessionFiles.FOLDER).resolve(action.getSessions().get(0).getJournalFile());
         try (var in = io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles.open(file)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -96,7 +100,7 @@ class McpServersStepTest {
 
     private static String journal(WorkflowRun b) throws Exception {
         SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-        File file = new File(new File(b.getRootDir(), AutopilotStepRunner.JOURNAL_FOLDER), session.getJournalFile());
+        File file = new File(new File(b.getRootDir(), SessionFiles.FOLDER), session.getJournalFile());
         try (InputStream in = JournalFiles.open(file.toPath())) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

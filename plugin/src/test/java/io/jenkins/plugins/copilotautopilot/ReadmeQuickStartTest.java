@@ -1,5 +1,10 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotConfiguration;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstallation;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import hudson.model.Run;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
@@ -21,9 +25,9 @@ import java.util.List;
  * the record goes through {@link CopilotAutopilotRunAction#record}. Page tests use it so that they depend only on
  * what the pages read.
  */
-final class RecordedSessions {
+public final class RecordedSessions {
     /** The happy capture's summary, replaced by {@link #withSummary}. */
-    static final String CAPTURED_SUMMARY = "Created hello.txt containing 'hello-from-fake-model'.";
+    public static final String CAPTURED_SUMMARY = "Created hello.txt containing 'hello-from-fake-model'.";
 
     private final Run<?, ?> run;
     private String capture = "cli-happy";
@@ -36,41 +40,41 @@ final class RecordedSessions {
         this.run = run;
     }
 
-    static RecordedSessions into(Run<?, ?> run) {
+    public static RecordedSessions into(Run<?, ?> run) {
         return new RecordedSessions(run);
     }
 
-    RecordedSessions replaying(String captureName) {
+    public RecordedSessions replaying(String captureName) {
         this.capture = captureName;
         return this;
     }
 
     /** Replaces the agent's summary (any text). */
-    RecordedSessions withSummary(String text) {
+    public RecordedSessions withSummary(String text) {
         this.summary = text;
         return this;
     }
 
     /** An assistant message in the first turn; {@link TestCredentials#TOKEN} in it is masked like a real token. */
-    RecordedSessions sayingFirst(String text) {
+    public RecordedSessions sayingFirst(String text) {
         this.said = text;
         return this;
     }
 
     /** Ends the task with the outcome {@code blocked} and this blocker (a JSON value). */
-    RecordedSessions blockedBy(String blockerJson) {
+    public RecordedSessions blockedBy(String blockerJson) {
         this.blocker = blockerJson;
         return this;
     }
 
     /** As a step with {@code agentTextInConsole: false} records it: what the agent wrote is for readers of the workspace. */
-    RecordedSessions keepingAgentTextPrivate() {
+    public RecordedSessions keepingAgentTextPrivate() {
         this.agentTextPrivate = true;
         return this;
     }
 
     /** Records one session with this invocation id, and its journal; returns the record. */
-    SessionRecord record(String invocationId) throws IOException {
+    public SessionRecord record(String invocationId) throws IOException {
         ObjectMapper json = new ObjectMapper();
         String stdout = Captures.stdoutText(capture);
         if (summary != null) {
@@ -85,7 +89,7 @@ final class RecordedSessions {
                     + "{\"type\":\"assistant.message\",\"data\":{\"content\":" + json.writeValueAsString(said) + "}}\n"
                     + stdout.substring(turnStart);
         }
-        File journal = AutopilotStepRunner.journalFile(run, invocationId);
+        File journal = SessionFiles.journal(run, invocationId);
         SessionResult result;
         try (OutputStream out = Files.newOutputStream(journal.toPath())) {
             result = AutopilotEngine.builder(new ListLogSink(false)).journalTo(out)
@@ -98,7 +102,7 @@ final class RecordedSessions {
     }
 
     /** Records a session with these numbers and no journal (as after a failure to start). */
-    static SessionRecord recordNumbers(Run<?, ?> run, String invocationId, Outcome outcome, String summary, int turns,
+    public static SessionRecord recordNumbers(Run<?, ?> run, String invocationId, Outcome outcome, String summary, int turns,
                                        int toolCalls, int filesModified) throws IOException {
         SessionResult result = new SessionResult(outcome, "The reason.", summary, turns, toolCalls, 0, 0, 0, 1.0, 61_000L,
                 "session-1", 0, "gpt-test", 1, 1, filesModified);

@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstaller;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -56,11 +60,11 @@ class SecurityTest {
         WorkflowJob job = j.createProject(WorkflowJob.class, "p");
         CopilotAutopilotStep.DescriptorImpl descriptor = j.jenkins.getDescriptorByType(CopilotAutopilotStep.DescriptorImpl.class);
         try (ACLContext ignored = ACL.as2(User.getById("reader", true).impersonate2())) {
-            ListBoxModel items = descriptor.doFillCredentialsIdItems(job, "");
+            ListBoxModel items = descriptor.getSetting("credentialsId").items(job, false, "");
             assertTrue(items.stream().noneMatch(o -> "copilot-token".equals(o.value)), "a reader sees no credential IDs");
         }
         try (ACLContext ignored = ACL.as2(User.getById("admin", true).impersonate2())) {
-            ListBoxModel items = descriptor.doFillCredentialsIdItems(job, "");
+            ListBoxModel items = descriptor.getSetting("credentialsId").items(job, false, "");
             assertTrue(items.stream().anyMatch(o -> "copilot-token".equals(o.value)), "an administrator sees them");
         }
     }
@@ -69,8 +73,8 @@ class SecurityTest {
     void formMethodsThatTouchCredentialsRequirePost() throws Exception {
         JenkinsRule.WebClient wc = j.createWebClient().login("admin");
         // the Freestyle form and the System page are the step's form: its descriptor answers for all three
-        for (String method : new String[] {"fillCredentialsIdItems", "fillProviderCredentialsIdItems", "checkCredentialsId",
-            "checkProviderCredentialsId"}) {
+        for (String method : new String[] {"setting/credentialsId/fillItems", "setting/providerCredentialsId/fillItems",
+            "setting/credentialsId/check", "setting/providerCredentialsId/check"}) {
             assertPostOnly(wc, "descriptorByName/" + CopilotAutopilotStep.class.getName() + "/" + method);
         }
     }
@@ -80,19 +84,19 @@ class SecurityTest {
         // the System page's fields are the step's: with no job around them, only administrators list credentials
         CopilotAutopilotStep.DescriptorImpl step = j.jenkins.getDescriptorByType(CopilotAutopilotStep.DescriptorImpl.class);
         try (ACLContext ignored = ACL.as2(User.getById("reader", true).impersonate2())) {
-            assertTrue(step.doFillCredentialsIdItems(null, "").stream().noneMatch(o -> "copilot-token".equals(o.value)),
+            assertTrue(step.getSetting("credentialsId").items(null, true, "").stream().noneMatch(o -> "copilot-token".equals(o.value)),
                     "a reader sees no credential IDs");
-            assertTrue(step.doFillProviderCredentialsIdItems(null, "").stream().noneMatch(o -> "copilot-token".equals(o.value)));
+            assertTrue(step.getSetting("providerCredentialsId").items(null, true, "").stream().noneMatch(o -> "copilot-token".equals(o.value)));
         }
         try (ACLContext ignored = ACL.as2(User.getById("admin", true).impersonate2())) {
-            assertTrue(step.doFillCredentialsIdItems(null, "").stream().anyMatch(o -> "copilot-token".equals(o.value)));
+            assertTrue(step.getSetting("credentialsId").items(null, true, "").stream().anyMatch(o -> "copilot-token".equals(o.value)));
         }
         JenkinsRule.WebClient reader = j.createWebClient().login("reader");
         reader.assertFails("configure", 403);
         JenkinsRule.WebClient admin = j.createWebClient().login("admin");
         String defaults = "descriptorByName/" + CopilotAutopilotStep.class.getName() + "/";
         String installer = "descriptorByName/" + CopilotCliInstaller.class.getName() + "/";
-        for (String method : new String[] {defaults + "fillCredentialsIdItems", defaults + "checkCredentialsId",
+        for (String method : new String[] {defaults + "setting/credentialsId/fillItems", defaults + "setting/credentialsId/check",
             installer + "checkUrlTemplate", installer + "checkSha256", installer + "checkVersion"}) {
             assertPostOnly(admin, method);
         }

@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.tools.CopilotCliInstallation;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import hudson.EnvVars;

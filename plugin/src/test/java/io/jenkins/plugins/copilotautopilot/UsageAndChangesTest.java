@@ -1,5 +1,12 @@
 package io.jenkins.plugins.copilotautopilot;
 
+import io.jenkins.plugins.copilotautopilot.pages.ChangedFileRecord;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotConfiguration;
+import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;

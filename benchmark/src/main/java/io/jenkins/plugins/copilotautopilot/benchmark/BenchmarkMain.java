@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
@@ -8,7 +12,6 @@ import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import io.jenkins.plugins.copilotautopilot.core.testing.SyntheticSession;
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -157,7 +160,7 @@ public final class BenchmarkMain {
             long raw = Captures.stdout(capture).length;
             AtomicLong rendered = new AtomicLong();
             AutopilotEngine.builder(l -> rendered.addAndGet(l.getBytes(StandardCharsets.UTF_8).length + 1)).build()
-                    .run(CliCommandBuilder.build(AutopilotOptions.builder("x").githubToken("github_pat_x_0123").build(),
+                    .run(Commands.build(TaskSpec.of("x").githubToken("github_pat_x_0123"),
                             new CliExecutable("/benchmark/copilot", null), work.toString(), work.resolve("control").toString(),
                             java.util.Map.of()), ReplayLauncher.ofCapture(capture));
             row("Log size / stdout size, capture `" + capture + "`", pct(rendered.get(), raw) + " (" + fmt(rendered.get()) + " of " + fmt(raw) + " bytes)",

@@ -1,6 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -72,7 +75,7 @@ public final class ConcurrentSessions {
     private final int sessions;
     private final Path work;
     private final List<ReplayCapture> captures = new ArrayList<>();
-    private final AutopilotOptions options;
+    private final TaskSpec options;
     private final DelayHistogram delays = new DelayHistogram();
     private final AtomicLong linesInWindow = new AtomicLong();
     private final AtomicLong finishedInWindow = new AtomicLong();
@@ -96,8 +99,8 @@ public final class ConcurrentSessions {
     ConcurrentSessions(int sessions, double speedup, Path work) {
         this.sessions = sessions;
         this.work = work;
-        this.options = AutopilotOptions.builder("Replay a recorded session").githubToken("github_pat_benchmarkToken_0123456789abcdef")
-                .model("fake-model").build();
+        this.options = TaskSpec.of("Replay a recorded session").githubToken("github_pat_benchmarkToken_0123456789abcdef")
+                .set(MODEL, "fake-model");
         CliCommand shape = command(work.resolve("shape"));
         for (String name : ReplayCapture.NAMES) {
             captures.add(ReplayCapture.load(name, speedup, shape));
@@ -283,7 +286,7 @@ public final class ConcurrentSessions {
     }
 
     private CliCommand command(Path controlFolder) {
-        return CliCommandBuilder.build(options, new CliExecutable("/benchmark/copilot", "1.0.102"), work.toString(),
+        return Commands.build(options, new CliExecutable("/benchmark/copilot", "1.0.102"), work.toString(),
                 controlFolder.toString(), Map.of());
     }
 

@@ -1,6 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -55,11 +58,9 @@ final class PipelineRun {
         Path journal = workDir.resolve("journal.jsonl");
         FileLauncher launcher = new FileLauncher(stream);
         LatencySink sink = new LatencySink(new BufferedOutputStream(Files.newOutputStream(log), 8192), launcher);
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("Benchmark the pipeline")
+        CliCommand command = Commands.build(TaskSpec.of("Benchmark the pipeline")
                         .githubToken("github_pat_benchmarkToken_0123456789abcdef")
-                        .provider(null)
-                        .timeout(null).inactivityTimeout(null)
-                        .build(),
+                        .set(TIMEOUT, java.time.Duration.ZERO).set(INACTIVITY_TIMEOUT, java.time.Duration.ZERO),
                 new CliExecutable("/benchmark/copilot", "1.0.102"), workDir.toString(), workDir.resolve("control").toString(),
                 java.util.Map.of());
         SessionResult result;

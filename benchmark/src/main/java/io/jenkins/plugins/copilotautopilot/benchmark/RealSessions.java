@@ -1,10 +1,12 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
-import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -40,15 +42,15 @@ final class RealSessions {
     CliCommand command(String prompt) throws IOException {
         Path run = Files.createTempDirectory(root, "run-");
         Path work = Files.createDirectories(run.resolve("work"));
-        AutopilotOptions options = AutopilotOptions.builder(prompt).model("fake-model").allowAllTools(true)
-                .provider(new ProviderOptions(server.baseUrl(), "openai", "sk-benchmark-key-0001", null, true)).build();
-        return CliCommandBuilder.build(options, cli, work.toString(), run.resolve("control").toString(), Map.of());
+        TaskSpec options = TaskSpec.of(prompt).set(MODEL, "fake-model").set(ALLOW_ALL_TOOLS, true)
+                .provider(server.baseUrl(), "openai", "sk-benchmark-key-0001", null, true);
+        return Commands.build(options, cli, work.toString(), run.resolve("control").toString(), Map.of());
     }
 
     /** The bare CLI: same command and environment, output to /dev/null. Wall nanoseconds. */
     long bare() throws IOException, InterruptedException {
         CliCommand command = command("Create hi.txt");
-        Path prompt = Files.writeString(Path.of(command.workingDirectory()).resolveSibling("prompt.txt"), command.options().prompt());
+        Path prompt = Files.writeString(Path.of(command.workingDirectory()).resolveSibling("prompt.txt"), command.task().prompt());
         Files.createDirectories(Path.of(command.launchFolder(), "copilot-home"));
         ProcessBuilder builder = new ProcessBuilder(command.commandLine()).directory(Path.of(command.workingDirectory()).toFile())
                 .redirectInput(prompt.toFile())

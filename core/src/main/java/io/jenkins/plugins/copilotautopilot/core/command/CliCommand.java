@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 
 /**
  * One CLI invocation, ready to launch: program, arguments, the environment variables to set on top of
@@ -27,11 +28,12 @@ public final class CliCommand {
     private final String launchFolder;
     private final Set<String> secretVariables;
     private final Set<String> hiddenFromTools;
-    private final AutopilotOptions options;
+    private final SessionPlan plan;
+    private final SessionTask task;
 
     CliCommand(CliExecutable executable, List<String> arguments, Map<String, String> environment,
                String workingDirectory, String launchFolder, Set<String> secretVariables, Set<String> hiddenFromTools,
-               AutopilotOptions options) {
+               SessionPlan plan, SessionTask task) {
         this.executable = executable;
         this.arguments = List.copyOf(arguments);
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
@@ -39,7 +41,8 @@ public final class CliCommand {
         this.launchFolder = launchFolder;
         this.secretVariables = Collections.unmodifiableSet(new LinkedHashSet<>(secretVariables));
         this.hiddenFromTools = Collections.unmodifiableSet(new LinkedHashSet<>(hiddenFromTools));
-        this.options = options;
+        this.plan = plan;
+        this.task = task;
     }
 
     public CliExecutable executable() {
@@ -90,12 +93,15 @@ public final class CliCommand {
      * secret variables hold in the environment the CLI inherits.
      */
     public List<String> secretValues(Map<String, String> inheritedEnvironment) {
-        return secretValues(options, secretVariables, inheritedEnvironment);
+        return secretValues(task.secretValues(), secretVariables, inheritedEnvironment);
     }
 
-    /** As {@link #secretValues(Map)}, for options and secret variables of a command built earlier. */
-    public static List<String> secretValues(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
-        List<String> secrets = new ArrayList<>(options.secretValues());
+    /**
+     * As {@link #secretValues(Map)}, for a command built earlier: the task's secret values ({@link SessionTask#secretValues()})
+     * and what the secret variables hold in the inherited environment.
+     */
+    public static List<String> secretValues(List<String> taskSecrets, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
+        List<String> secrets = new ArrayList<>(taskSecrets);
         for (String name : secretVariables) {
             String value = inheritedEnvironment.get(name);
             if (value != null && !value.isBlank()) {
@@ -110,8 +116,14 @@ public final class CliCommand {
         return hiddenFromTools;
     }
 
-    public AutopilotOptions options() {
-        return options;
+    /** The session's settings, resolved: no secret among them. */
+    public SessionPlan plan() {
+        return plan;
+    }
+
+    /** The task's text and what travels beside the plan (secrets, a kept state). */
+    public SessionTask task() {
+        return task;
     }
 
     /** The value of the run marker variable, unique to this command. */
@@ -125,7 +137,7 @@ public final class CliCommand {
         for (String arg : arguments) {
             out.append(' ').append(arg.contains(" ") ? "'" + arg + "'" : arg);
         }
-        return out.append(" < (the task: ").append(options.prompt().length()).append(" characters)").toString();
+        return out.append(" < (the task: ").append(task.prompt().length()).append(" characters)").toString();
     }
 
     @Override

@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.core.command;
 
+import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
+import io.jenkins.plugins.copilotautopilot.core.plan.OwnCredentials;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -9,7 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Builds the CLI invocation for one autopilot task from {@link AutopilotOptions}:
+ * Builds the CLI invocation for one autopilot task from its {@link SessionPlan} and {@link SessionTask}:
  *
  * <pre>copilot --autopilot --output-format json --no-ask-user --no-auto-update
  *         [--max-autopilot-continues=N] [--model=M] [--allow-all-tools] [--allow-tool=P]... [--deny-tool=P]...
@@ -24,31 +28,35 @@ import java.util.UUID;
  * environment capture are off.
  */
 public final class CliCommandBuilder {
-    public static final String GITHUB_TOKEN_VARIABLE = "COPILOT_GITHUB_TOKEN";
-    public static final String PROVIDER_API_KEY_VARIABLE = "COPILOT_PROVIDER_API_KEY";
+    public static final String GITHUB_TOKEN_VARIABLE = OwnCredentials.GITHUB_TOKEN_VARIABLE;
+    public static final String PROVIDER_API_KEY_VARIABLE = OwnCredentials.PROVIDER_API_KEY_VARIABLE;
     /** {@code COPILOT_AUTOPILOT_MCP_SECRET_1}, ...: the secret values of the MCP servers' configuration. */
-    public static final String MCP_SECRET_VARIABLE = "COPILOT_AUTOPILOT_MCP_SECRET_";
+    public static final String MCP_SECRET_VARIABLE = OwnCredentials.MCP_SECRET_VARIABLE;
 
     private CliCommandBuilder() {
     }
 
     /**
-     * @param options             the task; validated here
+     * @param plan                the session's settings, resolved
+     * @param task                the task's text, the credentials, the MCP servers, a kept state; its text checked here
      * @param executable          the native CLI binary; an npm install folder, or an empty path for
      *                            {@code copilot} on the PATH, is resolved by the launch script
      * @param workingDirectory    where the agent works (absolute path on the machine that runs the CLI)
      * @param launchFolder        a new folder for the launch files (absolute path on that machine)
      * @param inheritedEnvironment the environment the CLI will inherit: GitHub token variables found there are
      *                            hidden from the agent's tools and masked too
-     * @throws InvalidOptionsException when the options cannot run
+     * @throws InvalidSettingsException when the task cannot run
      */
-    public static CliCommand build(AutopilotOptions options, CliExecutable executable, String workingDirectory,
+    public static CliCommand build(SessionPlan plan, SessionTask task, CliExecutable executable, String workingDirectory,
                                    String launchFolder, Map<String, String> inheritedEnvironment) {
-        options.validated();
+        List<String> problems = task.problems();
         for (String path : new String[] {executable.path(), workingDirectory, launchFolder}) {
             if (path == null || path.chars().anyMatch(c -> c < 0x20)) {
-                throw new InvalidOptionsException(List.of("The path '" + path + "' is empty or contains a line break or control character."));
+                problems.add("The path '" + path + "' is empty or contains a line break or control character.");
             }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidSettingsException(problems);
         }
         List<String> args = new ArrayList<>();
         args.add("--autopilot");
@@ -56,28 +64,30 @@ public final class CliCommandBuilder {
         args.add("json");
         args.add("--no-ask-user");
         args.add("--no-auto-update");
-        if (options.maxAutopilotContinues() != null) {
-            args.add("--max-autopilot-continues=" + options.maxAutopilotContinues());
+        Integer continues = plan.get(SessionSettings.MAX_AUTOPILOT_CONTINUES);
+        if (continues != null) {
+            args.add("--max-autopilot-continues=" + continues);
         }
-        ProviderOptions provider = options.provider();
-        if (options.model() != null && provider == null) {
-            args.add("--model=" + options.model());
+        String providerBaseUrl = plan.get(SessionSettings.PROVIDER_BASE_URL);
+        String model = plan.get(SessionSettings.MODEL);
+        if (model != null && providerBaseUrl == null) {
+            args.add("--model=" + model);
         }
-        if (options.allowAllTools()) {
+        if (plan.get(SessionSettings.ALLOW_ALL_TOOLS)) {
             args.add("--allow-all-tools");
         }
-        if (options.allowAllPaths()) {
+        if (plan.get(SessionSettings.ALLOW_ALL_PATHS)) {
             args.add("--allow-all-paths");
         }
-        options.allowTools().forEach(p -> args.add("--allow-tool=" + p.strip()));
-        options.denyTools().forEach(p -> args.add("--deny-tool=" + p.strip()));
-        options.addDirs().forEach(d -> args.add("--add-dir=" + d.strip()));
-        options.allowUrls().forEach(u -> args.add("--allow-url=" + u.strip()));
-        options.denyUrls().forEach(u -> args.add("--deny-url=" + u.strip()));
-        if (options.sandbox()) {
+        plan.list(SessionSettings.ALLOW_TOOLS).forEach(p -> args.add("--allow-tool=" + p));
+        plan.list(SessionSettings.DENY_TOOLS).forEach(p -> args.add("--deny-tool=" + p));
+        plan.list(SessionSettings.ADD_DIRS).forEach(d -> args.add("--add-dir=" + d));
+        plan.list(SessionSettings.ALLOW_URLS).forEach(u -> args.add("--allow-url=" + u));
+        plan.list(SessionSettings.DENY_URLS).forEach(u -> args.add("--deny-url=" + u));
+        if (plan.get(SessionSettings.SANDBOX)) {
             args.add("--sandbox");
         }
-        if (options.untrusted()) {
+        if (plan.get(SessionSettings.UNTRUSTED)) {
             args.add("--no-custom-instructions");
             args.add("--disable-builtin-mcps");
         }
@@ -88,57 +98,59 @@ public final class CliCommandBuilder {
         // Tools run with the environment they were given (the build's), not one captured from a login shell:
         // reproducible, and no 4 s wait when a login shell is slow or blocks (seen with a locked pyenv).
         env.put("COPILOT_DISABLE_LOGIN_SHELL_ENV", "1");
-        if (options.githubToken() != null) {
-            env.put(GITHUB_TOKEN_VARIABLE, options.githubToken());
+        if (task.githubToken() != null) {
+            env.put(GITHUB_TOKEN_VARIABLE, task.githubToken());
             secretNames.add(GITHUB_TOKEN_VARIABLE);
         }
-        if (provider != null) {
-            env.put("COPILOT_PROVIDER_BASE_URL", provider.baseUrl().strip());
-            if (provider.type() != null) {
-                env.put("COPILOT_PROVIDER_TYPE", provider.type().toLowerCase(java.util.Locale.ROOT));
+        if (providerBaseUrl != null) {
+            env.put("COPILOT_PROVIDER_BASE_URL", providerBaseUrl);
+            String type = plan.get(SessionSettings.PROVIDER_TYPE);
+            if (type != null) {
+                env.put("COPILOT_PROVIDER_TYPE", type.toLowerCase(java.util.Locale.ROOT));
             }
-            if (provider.apiKey() != null) {
-                env.put(PROVIDER_API_KEY_VARIABLE, provider.apiKey());
+            if (task.providerApiKey() != null) {
+                env.put(PROVIDER_API_KEY_VARIABLE, task.providerApiKey());
                 secretNames.add(PROVIDER_API_KEY_VARIABLE);
             }
-            if (provider.wireApi() != null) {
-                env.put("COPILOT_PROVIDER_WIRE_API", provider.wireApi().toLowerCase(java.util.Locale.ROOT));
+            String wireApi = plan.get(SessionSettings.PROVIDER_WIRE_API);
+            if (wireApi != null) {
+                env.put("COPILOT_PROVIDER_WIRE_API", wireApi.toLowerCase(java.util.Locale.ROOT));
             }
-            env.put("COPILOT_MODEL", options.model());
-            if (provider.offline()) {
+            env.put("COPILOT_MODEL", model);
+            if (plan.get(SessionSettings.OFFLINE)) {
                 env.put("COPILOT_OFFLINE", "true");
             }
         }
-        if (options.mcpServers() != null) {
+        if (task.mcpServers() != null) {
             // the values put into the MCP servers' configuration: named to the CLI, so that it redacts them too
-            List<String> values = options.mcpServers().secretValues();
+            List<String> values = task.mcpServers().secretValues();
             for (int i = 0; i < values.size(); i++) {
                 env.put(MCP_SECRET_VARIABLE + (i + 1), values.get(i));
                 secretNames.add(MCP_SECRET_VARIABLE + (i + 1));
             }
             // the variables whose values went to a server: the tools would read them from the environment
-            secretNames.addAll(options.mcpServers().variables());
+            secretNames.addAll(task.mcpServers().variables());
         }
-        secretNames.addAll(options.secretEnvVars());
-        for (String name : EnvironmentTokens.GITHUB_TOKEN_VARIABLES) {
+        secretNames.addAll(plan.list(SessionSettings.SECRET_ENV_VARS));
+        for (String name : OwnCredentials.GITHUB_TOKEN_VARIABLES) {
             String value = inheritedEnvironment.get(name);
             if (value != null && !value.isBlank()) {
                 secretNames.add(name);
             }
         }
         Set<String> masked = new LinkedHashSet<>(secretNames);
-        masked.addAll(options.toolSecrets());
-        secretNames.removeAll(options.toolSecrets()); // handed to the tools, masked all the same
+        List<String> toolSecrets = plan.list(SessionSettings.TOOL_SECRETS);
+        masked.addAll(toolSecrets);
+        secretNames.removeAll(toolSecrets); // handed to the tools, masked all the same
         if (!secretNames.isEmpty()) {
             args.add("--secret-env-vars=" + String.join(",", secretNames));
         }
         env.put(CliCommand.RUN_MARKER_VARIABLE, UUID.randomUUID().toString());
-        return new CliCommand(executable, args, env, workingDirectory, launchFolder, masked, secretNames, options);
+        return new CliCommand(executable, args, env, workingDirectory, launchFolder, masked, secretNames, plan, task);
     }
 
     /** Whether the variable holds a credential of the CLI's own (the token, the provider's key): never for tools. */
     public static boolean isOwnCredential(String name) {
-        return GITHUB_TOKEN_VARIABLE.equals(name) || PROVIDER_API_KEY_VARIABLE.equals(name) || name.startsWith(MCP_SECRET_VARIABLE)
-                || java.util.Arrays.asList(EnvironmentTokens.GITHUB_TOKEN_VARIABLES).contains(name);
+        return OwnCredentials.isOwn(name);
     }
 }

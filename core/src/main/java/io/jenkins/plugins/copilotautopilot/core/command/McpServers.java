@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -52,7 +53,7 @@ public final class McpServers {
     /**
      * The references in a configuration, e.g. {@code credentials:jira-token}, in order, once each.
      *
-     * @throws InvalidOptionsException when the text is no valid configuration
+     * @throws InvalidSettingsException when the text is no valid configuration
      */
     public static Set<String> references(String text) {
         Set<String> found = new LinkedHashSet<>();
@@ -69,7 +70,7 @@ public final class McpServers {
     /**
      * The configuration with every reference replaced by {@code values.get("credentials:ID")}.
      *
-     * @throws InvalidOptionsException when the text is no valid configuration, or a reference has no value
+     * @throws InvalidSettingsException when the text is no valid configuration, or a reference has no value
      */
     public static Resolved resolve(String text, Map<String, String> values) {
         ObjectNode servers = servers(text);
@@ -97,7 +98,7 @@ public final class McpServers {
             return out.toString();
         });
         if (!missing.isEmpty()) {
-            throw new InvalidOptionsException(List.of("mcpServers refers to " + String.join(", ", missing)
+            throw new InvalidSettingsException(List.of("mcpServers refers to " + String.join(", ", missing)
                     + ", which has no value here (a credential this build may not use, or a variable it does not set)."));
         }
         ObjectNode root = MAPPER.createObjectNode();
@@ -113,16 +114,16 @@ public final class McpServers {
         try {
             root = MAPPER.readTree(text == null ? "" : text);
         } catch (JsonProcessingException e) {
-            throw new InvalidOptionsException(List.of("mcpServers is not valid JSON: "
+            throw new InvalidSettingsException(List.of("mcpServers is not valid JSON: "
                     + e.getOriginalMessage().lines().findFirst().orElse("") + " (line " + e.getLocation().getLineNr() + ")."));
         }
         if (root == null || !root.isObject()) {
-            throw new InvalidOptionsException(List.of("mcpServers must be a JSON object of servers, e.g."
+            throw new InvalidSettingsException(List.of("mcpServers must be a JSON object of servers, e.g."
                     + " {\"tickets\": {\"command\": \"node\", \"args\": [\"server.mjs\"]}}."));
         }
         JsonNode servers = root.has("mcpServers") ? root.get("mcpServers") : root;
         if (!servers.isObject() || servers.isEmpty()) {
-            throw new InvalidOptionsException(List.of("mcpServers names no server."));
+            throw new InvalidSettingsException(List.of("mcpServers names no server."));
         }
         List<String> problems = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = servers.fields(); it.hasNext(); ) {
@@ -133,7 +134,7 @@ public final class McpServers {
             }
         }
         if (!problems.isEmpty()) {
-            throw new InvalidOptionsException(problems);
+            throw new InvalidSettingsException(problems);
         }
         return ((ObjectNode) servers).deepCopy();
     }

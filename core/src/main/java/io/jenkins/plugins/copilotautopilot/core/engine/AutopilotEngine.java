@@ -1,7 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
@@ -74,14 +75,6 @@ public final class AutopilotEngine {
         }
     }
 
-    /**
-     * The values to mask in a session: the options' secrets (token, API key) and the values the secret variables
-     * have in the environment the CLI inherits.
-     */
-    public static List<String> secretValues(AutopilotOptions options, Set<String> secretVariables, Map<String, String> inheritedEnvironment) {
-        return CliCommand.secretValues(options, secretVariables, inheritedEnvironment);
-    }
-
     private SecretMasker masker(Collection<String> secrets) {
         List<String> all = new ArrayList<>(secrets);
         all.addAll(extraSecrets);
@@ -113,12 +106,8 @@ public final class AutopilotEngine {
      * started. Tick it once the session runs, or call {@link SessionFollower#launchFailed} if it could not start.
      */
     public SessionFollower follow(CliCommand command, Map<String, String> inheritedEnvironment, long startedAtMillis) {
-        AutopilotOptions options = command.options();
-        SessionFollower follower = newFollower(options.timeout(), options.inactivityTimeout(),
-                new SessionFollower.CallLimits(options.toolTimeout(), options.startupTimeout(), options.verify(),
-                        options.maxVerifyRounds()),
-                new SessionFollower.Budget(options.maxPremiumRequests(), options.maxTokens()),
-                secretValues(options, command.secretVariables(), inheritedEnvironment), startedAtMillis, false, 0);
+        SessionPlan plan = command.plan();
+        SessionFollower follower = newFollower(plan, command.secretValues(inheritedEnvironment), startedAtMillis, false, 0);
         follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal
         return follower;
     }
@@ -129,31 +118,18 @@ public final class AutopilotEngine {
      * then goes on live. {@code journalOut} of this engine must continue the earlier journal, truncated to
      * {@link Checkpoint#journalBytes()}.
      *
-     * @param timeout           the wall-clock limit the session started with (counted from {@code startedAtMillis}), or null
-     * @param inactivityTimeout the inactivity limit, or null
-     * @param budget            the limits on what the model calls may use
-     * @param secrets           the values to mask, as {@link #secretValues} gave them when the session started
+     * @param plan    the plan the session started with (its limits count from {@code startedAtMillis})
+     * @param secrets the values to mask, as {@link CliCommand#secretValues} gave them when the session started
      */
-    public SessionFollower resume(Duration timeout, Duration inactivityTimeout, SessionFollower.Budget budget,
-                                  Collection<String> secrets, CliSession session, Checkpoint checkpoint, long startedAtMillis)
-            throws IOException, InterruptedException {
-        return resume(timeout, inactivityTimeout, SessionFollower.CallLimits.NONE, budget, secrets, session, checkpoint,
-                startedAtMillis);
-    }
-
-    /** As {@link #resume(Duration, Duration, SessionFollower.Budget, Collection, CliSession, Checkpoint, long)}, with the limits on one tool call and on the start. */
-    public SessionFollower resume(Duration timeout, Duration inactivityTimeout, SessionFollower.CallLimits callLimits,
-                                  SessionFollower.Budget budget, Collection<String> secrets, CliSession session,
-                                  Checkpoint checkpoint, long startedAtMillis) throws IOException, InterruptedException {
-        SessionFollower follower = newFollower(timeout, inactivityTimeout, callLimits, budget, secrets, startedAtMillis, true,
-                checkpoint.journalBytes());
+    public SessionFollower resume(SessionPlan plan, Collection<String> secrets, CliSession session, Checkpoint checkpoint,
+                                  long startedAtMillis) throws IOException, InterruptedException {
+        SessionFollower follower = newFollower(plan, secrets, startedAtMillis, true, checkpoint.journalBytes());
         follower.catchUp(session, checkpoint);
         return follower;
     }
 
-    private SessionFollower newFollower(Duration timeout, Duration inactivityTimeout, SessionFollower.CallLimits callLimits,
-                                        SessionFollower.Budget budget,
-                                        Collection<String> secrets, long startedAtMillis, boolean muted, long journalBytes) {
+    private SessionFollower newFollower(SessionPlan plan, Collection<String> secrets, long startedAtMillis, boolean muted,
+                                        long journalBytes) {
         SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
         LogRenderer renderer = new LogRenderer(sink, masker, agentTextInLog);
@@ -164,7 +140,7 @@ public final class AutopilotEngine {
                 muted, journalBytes);
         EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
         SafeJournal safeJournal = new SafeJournal(journal, renderer, journalLimitChars);
-        return new SessionFollower(timeout, inactivityTimeout, callLimits, budget, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
+        return new SessionFollower(plan, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
                 safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
     }
 
@@ -244,35 +220,23 @@ public final class AutopilotEngine {
         return result;
     }
 
+    /**
+     * The journal's first record: what runs where, the whole task (as the model got it, at most the prompt limit), and
+     * the session's plan, every setting the step or the defaults set (no secret is among them).
+     */
     static ObjectNode describe(CliCommand command) {
-        AutopilotOptions o = command.options();
+        SessionPlan plan = command.plan();
         ObjectNode data = EventParser.mapper().createObjectNode();
         data.put("cli", command.executable().path());
         data.put("cliVersion", command.executable().version());
         data.put("workingDirectory", command.workingDirectory());
         data.put("commandLine", command.display());
-        data.put("prompt", o.prompt()); // whole, as the model got it (at most the prompt limit, 1 MiB)
-        data.put("model", o.model());
-        data.put("providerBaseUrl", o.provider() == null ? null : o.provider().baseUrl());
-        if (o.maxAutopilotContinues() != null) {
-            data.put("maxAutopilotContinues", o.maxAutopilotContinues());
-        }
-        data.put("allowAllTools", o.allowAllTools());
-        o.allowTools().forEach(data.putArray("allowTools")::add);
-        o.denyTools().forEach(data.putArray("denyTools")::add);
-        o.addDirs().forEach(data.putArray("addDirs")::add);
-        if (o.timeout() != null) {
-            data.put("timeoutSeconds", o.timeout().toSeconds());
-        }
-        if (o.toolTimeout() != null) {
-            data.put("toolTimeoutSeconds", o.toolTimeout().toSeconds());
-        }
-        if (o.startupTimeout() != null) {
-            data.put("startupTimeoutSeconds", o.startupTimeout().toSeconds());
-        }
-        if (o.inactivityTimeout() != null) {
-            data.put("inactivityTimeoutSeconds", o.inactivityTimeout().toSeconds());
-        }
+        data.put("prompt", command.task().prompt());
+        data.put("model", plan.get(SessionSettings.MODEL));
+        data.put("providerBaseUrl", plan.get(SessionSettings.PROVIDER_BASE_URL));
+        ObjectNode settings = data.putObject("plan");
+        plan.values().forEach((name, value) -> settings.set(name, EventParser.mapper().valueToTree(
+                value instanceof java.time.Duration d ? d.toSeconds() : value)));
         return data;
     }
 

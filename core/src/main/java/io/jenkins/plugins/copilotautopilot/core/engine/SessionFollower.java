@@ -7,6 +7,8 @@ import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.outcome.OutcomeDecider;
 import io.jenkins.plugins.copilotautopilot.core.outcome.ProcessEnd;
@@ -35,6 +37,10 @@ import java.util.List;
  *
  * <p>Created by {@link AutopilotEngine#start} or {@link AutopilotEngine#resume}. Ticks must not overlap;
  * {@link #requestAbort()} may be called from any thread.
+ *
+ * <p>Long because a tick's steps must happen in this order on one thread (read, journal, render, limits, budgets,
+ * the acceptance loop, the end); what each step decides lives elsewhere ({@link VerifyLoop}, {@code OutcomeDecider},
+ * {@code LogRenderer}).
  */
 public final class SessionFollower {
     /** How often what the journal holds in memory is written out, at the latest. */
@@ -74,15 +80,14 @@ public final class SessionFollower {
     private boolean startupChecked;
     private final List<String> warnings = new java.util.ArrayList<>();
 
-    SessionFollower(Duration timeout, Duration inactivityTimeout, CallLimits callLimits, Budget budget, SecretMasker masker,
-                    EngineTimings timings,
-                    long startedAtMillis,
+    SessionFollower(SessionPlan plan, SecretMasker masker, EngineTimings timings, long startedAtMillis,
                     SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
                     SafeJournal journal, int maxLineBytes, int maxStderrLineBytes) {
-        this.timeout = timeout;
-        this.inactivityTimeout = inactivityTimeout;
-        this.callLimits = callLimits == null ? CallLimits.NONE : callLimits;
-        this.budget = budget;
+        this.timeout = plan.limit(SessionSettings.TIMEOUT);
+        this.inactivityTimeout = plan.limit(SessionSettings.INACTIVITY_TIMEOUT);
+        this.callLimits = new CallLimits(plan.limit(SessionSettings.TOOL_TIMEOUT), plan.limit(SessionSettings.STARTUP_TIMEOUT),
+                plan.get(SessionSettings.VERIFY), plan.get(SessionSettings.MAX_VERIFY_ROUNDS));
+        this.budget = new Budget(plan.get(SessionSettings.MAX_PREMIUM_REQUESTS), plan.get(SessionSettings.MAX_TOKENS));
         this.masker = masker;
         this.timings = timings;
         this.startedAtMillis = startedAtMillis;
@@ -221,19 +226,13 @@ public final class SessionFollower {
         return null;
     }
 
-    /** Limits on one tool call ({@code toolTimeout}) and on the CLI's first output ({@code startupTimeout}); null for none. */
     /**
      * Limits on one tool call and on the start, and the acceptance check that a completion must pass.
      *
      * @param verify the verify command (the launch script runs it), or null
      * @param maxVerifyRounds how often it runs at most
      */
-    public record CallLimits(Duration toolTimeout, Duration startupTimeout, String verify, int maxVerifyRounds) {
-        public static final CallLimits NONE = new CallLimits(null, null);
-
-        public CallLimits(Duration toolTimeout, Duration startupTimeout) {
-            this(toolTimeout, startupTimeout, null, 0);
-        }
+    private record CallLimits(Duration toolTimeout, Duration startupTimeout, String verify, int maxVerifyRounds) {
     }
 
     /**
@@ -469,7 +468,9 @@ public final class SessionFollower {
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
-        SessionOutcome outcome = verified(OutcomeDecider.decide(state, finalEnd));
+        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd, callLimits.verify() == null ? null
+                : new AcceptanceCheck(callLimits.verify(), callLimits.maxVerifyRounds()),
+                new AcceptanceCheck.Rounds(tracker.verifyRounds(), tracker.verifyExitCode()));
         Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
         UsageTotals usage = tracker.usage();
         renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration, usage, changes);
@@ -486,32 +487,6 @@ public final class SessionFollower {
         journal.close();
         result = finished;
         return finished;
-    }
-
-    /** A completion stands only when the acceptance check passed last. */
-    private SessionOutcome verified(SessionOutcome decided) {
-        String verify = callLimits.verify();
-        if (verify == null || decided.outcome() != Outcome.COMPLETED) {
-            return decided;
-        }
-        Integer exit = tracker.verifyExitCode();
-        int rounds = tracker.verifyRounds();
-        if (exit != null && exit == 0) {
-            return new SessionOutcome(Outcome.COMPLETED, decided.reason().replaceAll("\\.$", "")
-                    + "; verify passed" + (rounds > 1 ? " in round " + rounds : "") + ".");
-        }
-        String check = "`" + Texts.truncate(Texts.oneLine(verify), 80) + "`";
-        if (exit == null) {
-            return new SessionOutcome(Outcome.NOT_VERIFIED, "The agent called task_complete, but the acceptance check " + check
-                    + (rounds == 0 ? " never ran" : " never ended") + ".");
-        }
-        if (AcceptanceCheck.verdict(exit, false) == AcceptanceCheck.Verdict.CANNOT_START) {
-            return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " could not start (exit code " + exit
-                    + ": " + AcceptanceCheck.cannotStart(exit) + "; its output is in the log).");
-        }
-        return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + check + " still failed (exit code " + exit
-                + ") after " + rounds + " round" + (rounds == 1 ? "" : "s") + (rounds < callLimits.maxVerifyRounds()
-                ? " (the agent did not complete again)." : " (the maxVerifyRounds limit)."));
     }
 
     private SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end,
@@ -567,9 +542,7 @@ public final class SessionFollower {
     }
 
     /** The limits on what the model calls may use; nulls for none. */
-    public record Budget(Double maxPremiumRequests, Long maxTokens) {
-        public static final Budget NONE = new Budget(null, null);
-
+    private record Budget(Double maxPremiumRequests, Long maxTokens) {
         boolean isSet() {
             return maxPremiumRequests != null || maxTokens != null;
         }

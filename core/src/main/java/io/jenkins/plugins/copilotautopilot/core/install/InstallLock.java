@@ -5,14 +5,13 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * The lock that keeps installers in other processes out of a folder while one installs into it: a file lock
@@ -20,24 +19,25 @@ import java.nio.file.attribute.BasicFileAttributes;
  *
  * <p>Removing the file is safe because a holder only counts as one when the file it locked is still the file
  * at the path: a waiter that gets the lock of a file the previous holder removed tries again with the file now
- * there. Files are compared by their file key (device and inode), read with {@code stat}: opening the lock file
- * a second time to compare contents would drop the process's POSIX lock when closed. Where there are no file
- * keys (Windows), the system keeps a removed file's name taken until its last handle closes, so no second file
- * can appear while a waiter holds the old one. Within one JVM, callers serialize first (the JVM refuses two
- * locks on one file).
+ * there. To tell, the holder opens the path a second time and asks the JVM for a lock through that channel: the
+ * JVM refuses it ({@link OverlappingFileLockException}) exactly when it is the file this JVM has locked — the JVM
+ * compares the open files themselves (device and inode of each descriptor), so a new file that got a freed inode
+ * number is never mistaken for the old one, as comparing keys read with {@code stat} before and after opening did
+ * on a busy machine. That second channel stays open until the lock is released: closing it would drop the
+ * process's POSIX lock on the file. Within one JVM, callers serialize first ({@code CliInstaller}), so a refusal
+ * can only mean this caller's lock.
  */
 final class InstallLock implements Closeable {
-    private static final Object MISSING = new Object();
-    private static final Object NO_KEYS = new Object();
-
     private final Path file;
     private final FileChannel channel;
     private final FileLock lock;
+    private final FileChannel atPath;
 
-    private InstallLock(Path file, FileChannel channel, FileLock lock) {
+    private InstallLock(Path file, FileChannel channel, FileLock lock, FileChannel atPath) {
         this.file = file;
         this.channel = channel;
         this.lock = lock;
+        this.atPath = atPath;
     }
 
     /** Waits for the lock of {@code file} and takes it, creating the file. */
@@ -51,46 +51,49 @@ final class InstallLock implements Closeable {
                 pause(); // Windows: the previous holder's file is removed but still open somewhere
                 continue;
             }
-            Object before = key(file);
-            if (before == MISSING) {
-                continue;
-            }
-            FileChannel channel;
-            try {
-                channel = FileChannel.open(file, StandardOpenOption.WRITE);
-            } catch (NoSuchFileException gone) {
-                continue;
-            } catch (AccessDeniedException pendingDelete) {
-                pause();
+            FileChannel channel = open(file);
+            if (channel == null) {
                 continue;
             }
             try {
-                if (before == NO_KEYS) {
-                    return new InstallLock(file, channel, channel.lock());
-                }
-                // the same key before and after opening: the channel has that file
-                if (before.equals(key(file))) {
-                    FileLock lock = channel.lock();
-                    // while we hold its lock, that file cannot be removed: it is ours if it is still at the path
-                    if (before.equals(key(file))) {
-                        return new InstallLock(file, channel, lock);
+                FileLock lock = channel.lock();
+                FileChannel atPath = open(file);
+                if (atPath != null) {
+                    if (isLockedByThisJvm(atPath)) {
+                        return new InstallLock(file, channel, lock, atPath);
                     }
+                    atPath.close();
                 }
             } catch (IOException | RuntimeException e) {
                 channel.close();
                 throw e;
             }
-            channel.close();
+            channel.close(); // the file we locked was removed meanwhile: take the one there now
         }
     }
 
-    /** The file key of {@code file} (read without opening it), {@link #NO_KEYS} where there are none, or {@link #MISSING}. */
-    private static Object key(Path file) throws IOException {
+    /** The file at {@code file} opened, or null when there is none right now. */
+    private static FileChannel open(Path file) throws IOException {
         try {
-            Object key = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-            return key == null ? NO_KEYS : key;
+            return FileChannel.open(file, StandardOpenOption.WRITE);
         } catch (NoSuchFileException gone) {
-            return MISSING;
+            return null;
+        } catch (AccessDeniedException pendingDelete) {
+            pause();
+            return null;
+        }
+    }
+
+    /** Whether the file open in {@code atPath} is one this JVM holds a lock on. */
+    private static boolean isLockedByThisJvm(FileChannel atPath) throws IOException {
+        try {
+            FileLock other = atPath.tryLock();
+            if (other != null) {
+                other.release(); // nobody's: not the file we locked
+            }
+            return false; // or another process's
+        } catch (OverlappingFileLockException ours) {
+            return true;
         }
     }
 
@@ -114,7 +117,11 @@ final class InstallLock implements Closeable {
             try {
                 lock.release();
             } finally {
-                channel.close();
+                try {
+                    channel.close();
+                } finally {
+                    atPath.close();
+                }
             }
         }
     }

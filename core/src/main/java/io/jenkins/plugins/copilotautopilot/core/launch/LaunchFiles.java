@@ -2,6 +2,8 @@ package io.jenkins.plugins.copilotautopilot.core.launch;
 
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,22 +34,23 @@ public final class LaunchFiles {
      *                    because the caller could not look (a container's file system)
      */
     public static Map<String, byte[]> of(CliCommand command, boolean describeCli) {
-        long watchdogSeconds = command.options().timeout() == null ? 0
-                : command.options().timeout().toSeconds() + LaunchScript.WATCHDOG_GRACE_SECONDS;
+        SessionPlan plan = command.plan();
+        java.time.Duration timeout = plan.limit(SessionSettings.TIMEOUT);
+        long watchdogSeconds = timeout == null ? 0 : timeout.toSeconds() + LaunchScript.WATCHDOG_GRACE_SECONDS;
         Map<String, byte[]> files = new LinkedHashMap<>();
-        files.put(ControlFolder.PROMPT, utf8(command.options().prompt()));
+        files.put(ControlFolder.PROMPT, utf8(command.task().prompt()));
         StringBuilder arguments = new StringBuilder(command.executable().path()).append('\n');
         command.arguments().forEach(a -> arguments.append(a).append('\n'));
         files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
         files.put(ControlFolder.WORKING_DIRECTORY, utf8(command.workingDirectory() + "\n"));
         command.environment().forEach((name, value) -> files.put(environmentFile(name), utf8(value)));
-        if (command.options().keptSession() != null) {
-            files.put(ControlFolder.KEPT_SESSION, command.options().keptSession());
+        if (command.task().keptState() != null) {
+            files.put(ControlFolder.KEPT_SESSION, command.task().keptState());
         }
-        if (command.options().mcpServers() != null) {
-            files.put(ControlFolder.MCP_CONFIG, utf8(command.options().mcpServers().json()));
+        if (command.task().mcpServers() != null) {
+            files.put(ControlFolder.MCP_CONFIG, utf8(command.task().mcpServers().json()));
         }
-        String verify = command.options().verify();
+        String verify = plan.get(SessionSettings.VERIFY);
         if (verify != null) {
             files.put(ControlFolder.VERIFY, utf8(verify));
         }
@@ -61,9 +64,10 @@ public final class LaunchFiles {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("watchdog", watchdogSeconds);
         settings.put("describe", describeCli ? "1" : "");
-        settings.put("changes", command.options().recordChanges() ? "1" : "0");
-        settings.put("keep", command.options().keepSession() ? "1" : "");
-        settings.put("sandbox", command.options().sandbox() ? "1" : "");
+        SessionPlan plan = command.plan();
+        settings.put("changes", plan.get(SessionSettings.RECORD_CHANGES) ? "1" : "0");
+        settings.put("keep", plan.get(SessionSettings.SESSION) != null ? "1" : "");
+        settings.put("sandbox", plan.get(SessionSettings.SANDBOX) ? "1" : "");
         settings.put("kill_grace", LaunchScript.KILL_GRACE_SECONDS);
         settings.put("await", LaunchScript.AWAIT_SECONDS);
         settings.put("untracked_files", LaunchScript.MAX_UNTRACKED_FILES);

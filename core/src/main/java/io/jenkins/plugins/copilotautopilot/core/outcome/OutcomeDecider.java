@@ -4,6 +4,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.TaskBlockers;
 import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
 
 /**
  * Decides the {@link Outcome} of a run from what the session showed and how the process ended.
@@ -19,6 +20,38 @@ public final class OutcomeDecider {
     private static final int MAX_DETAIL = 300;
 
     private OutcomeDecider() {
+    }
+
+    /**
+     * The outcome, the acceptance check included: a completion stands only when the check passed last
+     * ({@code NOT_VERIFIED} otherwise).
+     *
+     * @param check   the session's acceptance check, or null
+     * @param checked how its rounds went
+     */
+    public static SessionOutcome decide(SessionState state, ProcessEnd end, AcceptanceCheck check, AcceptanceCheck.Rounds checked) {
+        SessionOutcome decided = decide(state, end);
+        if (check == null || decided.outcome() != Outcome.COMPLETED) {
+            return decided;
+        }
+        Integer exit = checked.lastExitCode();
+        int rounds = checked.rounds();
+        if (exit != null && exit == 0) {
+            return new SessionOutcome(Outcome.COMPLETED, decided.reason().replaceAll("\\.$", "")
+                    + "; verify passed" + (rounds > 1 ? " in round " + rounds : "") + ".");
+        }
+        String shown = check.shown();
+        if (exit == null) {
+            return new SessionOutcome(Outcome.NOT_VERIFIED, "The agent called task_complete, but the acceptance check " + shown
+                    + (rounds == 0 ? " never ran" : " never ended") + ".");
+        }
+        if (AcceptanceCheck.verdict(exit, false) == AcceptanceCheck.Verdict.CANNOT_START) {
+            return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + shown + " could not start (exit code " + exit
+                    + ": " + AcceptanceCheck.cannotStart(exit) + "; its output is in the log).");
+        }
+        return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + shown + " still failed (exit code " + exit
+                + ") after " + rounds + " round" + (rounds == 1 ? "" : "s") + (rounds < check.maxRounds()
+                ? " (the agent did not complete again)." : " (the maxVerifyRounds limit)."));
     }
 
     public static SessionOutcome decide(SessionState state, ProcessEnd end) {

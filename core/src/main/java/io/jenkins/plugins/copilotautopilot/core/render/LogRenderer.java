@@ -2,7 +2,8 @@ package io.jenkins.plugins.copilotautopilot.core.render;
 
 import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
@@ -41,6 +42,8 @@ import java.util.List;
  * <p>Deltas, background-task notices and other noise are not printed. Agent text is untrusted: secrets
  * are masked over whole messages (so a secret split across lines is caught) and control characters are
  * neutralised before anything is written.
+ *
+ * <p>Long because the log is one voice: every line's wording is here, next to the others it must read well with.
  */
 public final class LogRenderer implements SessionListener {
     public static final String PREFIX = "[copilot] ";
@@ -88,55 +91,62 @@ public final class LogRenderer implements SessionListener {
 
     /** The lines before the CLI starts: what runs, where, with which policy. */
     public void header(CliCommand command) {
-        AutopilotOptions options = command.options();
+        SessionPlan plan = command.plan();
         headerPath = command.executable().path();
         String version = command.executable().version() == null ? "" : " " + command.executable().version();
         line("Copilot CLI" + version + " (" + command.executable().path() + ") in " + command.workingDirectory());
-        StringBuilder policy = new StringBuilder("Model: ").append(options.model() == null ? "CLI default" : options.model());
-        if (options.provider() != null) {
-            policy.append(" via ").append(options.provider().baseUrl()).append(options.provider().offline() ? " (offline)" : "");
+        String model = plan.get(SessionSettings.MODEL);
+        StringBuilder policy = new StringBuilder("Model: ").append(model == null ? "CLI default" : model);
+        String provider = plan.get(SessionSettings.PROVIDER_BASE_URL);
+        if (provider != null) {
+            policy.append(" via ").append(provider).append(plan.get(SessionSettings.OFFLINE) ? " (offline)" : "");
         }
-        policy.append(" | autopilot continuations: ")
-                .append(options.maxAutopilotContinues() == null ? "CLI default" : "at most " + options.maxAutopilotContinues());
-        policy.append(" | limits: ").append(limit(options.timeout())).append(" wall clock, ")
-                .append(limit(options.inactivityTimeout())).append(" without events");
-        if (options.toolTimeout() != null) {
-            policy.append(", ").append(limit(options.toolTimeout())).append(" per tool call");
+        Integer continues = plan.get(SessionSettings.MAX_AUTOPILOT_CONTINUES);
+        policy.append(" | autopilot continuations: ").append(continues == null ? "CLI default" : "at most " + continues);
+        policy.append(" | limits: ").append(limit(plan.limit(SessionSettings.TIMEOUT))).append(" wall clock, ")
+                .append(limit(plan.limit(SessionSettings.INACTIVITY_TIMEOUT))).append(" without events");
+        if (plan.limit(SessionSettings.TOOL_TIMEOUT) != null) {
+            policy.append(", ").append(limit(plan.limit(SessionSettings.TOOL_TIMEOUT))).append(" per tool call");
         }
-        if (options.startupTimeout() != null) {
-            policy.append(", ").append(limit(options.startupTimeout())).append(" to start");
+        if (plan.limit(SessionSettings.STARTUP_TIMEOUT) != null) {
+            policy.append(", ").append(limit(plan.limit(SessionSettings.STARTUP_TIMEOUT))).append(" to start");
         }
         line(policy.toString());
-        line("Tools: " + toolPolicy(options));
-        pathDenials = options.allowAllTools() && !options.allowAllPaths();
-        recordChanges = options.recordChanges();
-        if (options.allowAllTools() || options.allowAllPaths() || !options.addDirs().isEmpty()) {
+        line("Tools: " + toolPolicy(plan));
+        boolean allTools = plan.get(SessionSettings.ALLOW_ALL_TOOLS);
+        boolean allPaths = plan.get(SessionSettings.ALLOW_ALL_PATHS);
+        List<String> addDirs = plan.list(SessionSettings.ADD_DIRS);
+        pathDenials = allTools && !allPaths;
+        recordChanges = plan.get(SessionSettings.RECORD_CHANGES);
+        if (allTools || allPaths || !addDirs.isEmpty()) {
             // "all allowed" tools still meet the CLI's path policy: say where they may go
-            line("Paths: " + (options.allowAllPaths() ? "any (allowAllPaths)" : "the working directory"
-                    + (options.addDirs().isEmpty() ? "" : " and " + String.join(" ", options.addDirs())) + " only (allowAllPaths is off)"));
+            line("Paths: " + (allPaths ? "any (allowAllPaths)" : "the working directory"
+                    + (addDirs.isEmpty() ? "" : " and " + String.join(" ", addDirs)) + " only (allowAllPaths is off)"));
         }
-        if (options.untrusted()) {
+        if (plan.get(SessionSettings.UNTRUSTED)) {
             line("Untrusted change request: no custom instructions (AGENTS.md and the like), no built-in MCP server, no write tools");
         }
-        if (options.mcpServers() != null) {
-            line("MCP servers: " + String.join(", ", options.mcpServers().servers()) + " (their tools are listed as server-tool)");
+        if (command.task().mcpServers() != null) {
+            line("MCP servers: " + String.join(", ", command.task().mcpServers().servers()) + " (their tools are listed as server-tool)");
         }
-        if (options.verify() != null) {
-            verifyRounds = options.maxVerifyRounds();
-            line("Verify: " + Texts.truncate(Texts.oneLine(options.verify()), MAX_LINE) + " (after task_complete; at most "
+        String verify = plan.get(SessionSettings.VERIFY);
+        if (verify != null) {
+            verifyRounds = plan.get(SessionSettings.MAX_VERIFY_ROUNDS);
+            line("Verify: " + Texts.truncate(Texts.oneLine(verify), MAX_LINE) + " (after task_complete; at most "
                     + count(verifyRounds, "round") + ")");
         }
-        if (options.allowAllTools() || !options.allowUrls().isEmpty() || !options.denyUrls().isEmpty() || options.sandbox()) {
-            line("Network: " + networkPolicy(options));
+        if (allTools || !plan.list(SessionSettings.ALLOW_URLS).isEmpty() || !plan.list(SessionSettings.DENY_URLS).isEmpty()
+                || plan.get(SessionSettings.SANDBOX)) {
+            line("Network: " + networkPolicy(plan));
         }
         // the CLI's own credentials are always hidden: the line is about the build's secrets
         List<String> hidden = command.hiddenFromTools().stream().filter(n -> !CliCommandBuilder.isOwnCredential(n)).toList();
-        if (!hidden.isEmpty() || !options.toolSecrets().isEmpty()) {
+        List<String> toolSecrets = plan.list(SessionSettings.TOOL_SECRETS);
+        if (!hidden.isEmpty() || !toolSecrets.isEmpty()) {
             line("Secret variables: " + (hidden.isEmpty() ? "none" : String.join(", ", hidden)) + " hidden from tools"
-                    + (options.toolSecrets().isEmpty() ? "" : "; " + String.join(", ", options.toolSecrets())
-                    + " handed to tools (masked here)"));
+                    + (toolSecrets.isEmpty() ? "" : "; " + String.join(", ", toolSecrets) + " handed to tools (masked here)"));
         }
-        if (options.allowAllTools()) {
+        if (allTools) {
             line("WARNING: allowAllTools is on: the agent may run any command and change any file this machine lets it.");
         }
         if (!agentText) {
@@ -165,13 +175,14 @@ public final class LogRenderer implements SessionListener {
         return d == null ? "no limit" : Durations.describe(d);
     }
 
-    private static String toolPolicy(AutopilotOptions options) {
-        StringBuilder out = new StringBuilder(options.allowAllTools() ? "all allowed" : "CLI defaults (no writes, most shell commands denied)");
-        if (!options.allowTools().isEmpty()) {
-            out.append(", allowed ").append(String.join(" ", options.allowTools()));
+    private static String toolPolicy(SessionPlan plan) {
+        StringBuilder out = new StringBuilder(plan.get(SessionSettings.ALLOW_ALL_TOOLS) ? "all allowed"
+                : "CLI defaults (no writes, most shell commands denied)");
+        if (!plan.list(SessionSettings.ALLOW_TOOLS).isEmpty()) {
+            out.append(", allowed ").append(String.join(" ", plan.list(SessionSettings.ALLOW_TOOLS)));
         }
-        if (!options.denyTools().isEmpty()) {
-            out.append(", denied ").append(String.join(" ", options.denyTools()));
+        if (!plan.list(SessionSettings.DENY_TOOLS).isEmpty()) {
+            out.append(", denied ").append(String.join(" ", plan.list(SessionSettings.DENY_TOOLS)));
         }
         return out.toString();
     }
@@ -199,13 +210,15 @@ public final class LogRenderer implements SessionListener {
     }
 
     /** What CLI 1.0.102 lets the tools reach: with every tool allowed any URL but the denied ones (measured). */
-    private static String networkPolicy(AutopilotOptions options) {
-        String denied = options.denyUrls().isEmpty() ? "" : ", never " + String.join(" ", options.denyUrls());
-        String sandbox = options.sandbox() ? "; shell commands run in the CLI's sandbox" : "";
-        if (options.allowAllTools()) {
+    private static String networkPolicy(SessionPlan plan) {
+        List<String> deny = plan.list(SessionSettings.DENY_URLS);
+        List<String> allow = plan.list(SessionSettings.ALLOW_URLS);
+        String denied = deny.isEmpty() ? "" : ", never " + String.join(" ", deny);
+        String sandbox = plan.get(SessionSettings.SANDBOX) ? "; shell commands run in the CLI's sandbox" : "";
+        if (plan.get(SessionSettings.ALLOW_ALL_TOOLS)) {
             return "any URL (every tool is allowed)" + denied + sandbox;
         }
-        return (options.allowUrls().isEmpty() ? "no URL" : String.join(" ", options.allowUrls()) + " only") + denied + sandbox;
+        return (allow.isEmpty() ? "no URL" : String.join(" ", allow) + " only") + denied + sandbox;
     }
 
     private boolean isPathDenial(ToolCall call) {

@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
+
 import io.jenkins.plugins.copilotautopilot.core.runner.RunnerArguments.UsageException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,21 +26,20 @@ final class OptionValues {
     static {
         add(Kind.FLAG, "--help", "-h");
         add(Kind.FLAG, "--version");
-        add(Kind.FLAG, "--allow-all-tools");
-        add(Kind.FLAG, "--allow-all-paths");
-        add(Kind.FLAG, "--sandbox");
-        add(Kind.FLAG, "--offline");
-        add(Kind.FLAG, "--record-changes");
         add(Kind.VALUE, "--prompt", "-p");
         add(Kind.VALUE, "--prompt-file");
         add(Kind.VALUE, "--dir", "-C");
-        for (String name : List.of("--copilot", "--model", "--max-autopilot-continues", "--timeout", "--inactivity-timeout",
-                "--max-premium-requests", "--max-tokens", "--tool-timeout", "--startup-timeout", "--verify", "--max-verify-rounds", "--mcp-config", "--session", "--state-dir", "--journal", "--timeline", "--changes", "--provider-base-url",
-                "--provider-type", "--provider-wire-api")) {
+        for (String name : List.of("--copilot", "--mcp-config", "--session", "--state-dir", "--journal", "--timeline", "--changes")) {
             add(Kind.VALUE, name);
         }
-        for (String name : List.of("--allow-tool", "--deny-tool", "--add-dir", "--allow-url", "--deny-url", "--secret-env-var", "--tool-secret")) {
-            add(Kind.REPEATABLE, name);
+        // a session's settings, as the catalog names their options
+        for (Setting<?> setting : SessionSettings.all()) {
+            if (setting.option() != null) {
+                io.jenkins.plugins.copilotautopilot.core.plan.Kind.Control control = setting.kind().control();
+                add(control == io.jenkins.plugins.copilotautopilot.core.plan.Kind.Control.FLAG ? Kind.FLAG
+                        : control == io.jenkins.plugins.copilotautopilot.core.plan.Kind.Control.LIST ? Kind.REPEATABLE : Kind.VALUE,
+                        setting.option());
+            }
         }
     }
 
@@ -105,6 +107,11 @@ final class OptionValues {
     boolean flag(String name, boolean fallback) {
         String value = last(name, null);
         return value == null ? fallback : Boolean.parseBoolean(value);
+    }
+
+    /** Whether the option was given at all. */
+    boolean has(String name) {
+        return values.containsKey(name);
     }
 
     /** Every value of a repeatable option, in order. */

@@ -1,17 +1,19 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
-import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
-import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
-import io.jenkins.plugins.copilotautopilot.core.command.Setting;
+import io.jenkins.plugins.copilotautopilot.core.command.SessionTask;
+import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
+import io.jenkins.plugins.copilotautopilot.core.plan.SettingValues;
+import java.util.ArrayList;
 import io.jenkins.plugins.copilotautopilot.core.kept.KeptSessionState;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -99,29 +101,12 @@ public final class RunnerArguments {
 
     private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
 
-    /** The runner's name for each setting that {@link AutopilotOptions#validate(java.util.function.Function)} reports. */
-    private static final Map<Setting, String> OPTION_NAMES = new EnumMap<>(Map.ofEntries(
-            Map.entry(Setting.PROMPT, "--prompt"),
-            Map.entry(Setting.MODEL, "--model"),
-            Map.entry(Setting.MAX_AUTOPILOT_CONTINUES, "--max-autopilot-continues"),
-            Map.entry(Setting.TIMEOUT, "--timeout"),
-            Map.entry(Setting.INACTIVITY_TIMEOUT, "--inactivity-timeout"),
-            Map.entry(Setting.TOOL_TIMEOUT, "--tool-timeout"),
-            Map.entry(Setting.STARTUP_TIMEOUT, "--startup-timeout"),
-            Map.entry(Setting.ALLOW_TOOLS, "--allow-tool"),
-            Map.entry(Setting.DENY_TOOLS, "--deny-tool"),
-            Map.entry(Setting.ADD_DIRS, "--add-dir"),
-            Map.entry(Setting.ALLOW_URLS, "--allow-url"),
-            Map.entry(Setting.DENY_URLS, "--deny-url"),
-            Map.entry(Setting.VERIFY, "--verify"),
-            Map.entry(Setting.MAX_VERIFY_ROUNDS, "--max-verify-rounds"),
-            Map.entry(Setting.SECRET_ENV_VARS, "--secret-env-var"),
-            Map.entry(Setting.TOOL_SECRETS, "--tool-secret"),
-            Map.entry(Setting.PROVIDER_BASE_URL, "--provider-base-url"),
-            Map.entry(Setting.PROVIDER_TYPE, "--provider-type"),
-            Map.entry(Setting.PROVIDER_WIRE_API, "--provider-wire-api"),
-            Map.entry(Setting.MAX_PREMIUM_REQUESTS, "--max-premium-requests"),
-            Map.entry(Setting.MAX_TOKENS, "--max-tokens")));
+    /** The variables of the CLI's own that give a setting when its option is not given. */
+    private static final Map<Setting<?>, String> FROM_ENVIRONMENT = Map.of(
+            SessionSettings.MODEL, "COPILOT_MODEL",
+            SessionSettings.PROVIDER_BASE_URL, "COPILOT_PROVIDER_BASE_URL",
+            SessionSettings.PROVIDER_TYPE, "COPILOT_PROVIDER_TYPE",
+            SessionSettings.PROVIDER_WIRE_API, "COPILOT_PROVIDER_WIRE_API");
 
     private RunnerArguments() {
     }
@@ -143,13 +128,13 @@ public final class RunnerArguments {
                 }
             }
             return McpServers.resolve(text, values);
-        } catch (InvalidOptionsException e) {
+        } catch (InvalidSettingsException e) {
             throw new UsageException("--mcp-config " + file + ": " + String.join(" ", e.problems()));
         }
     }
 
-    /** What the command line asks for. */
-    public record Parsed(AutopilotOptions options, String workingDirectory, String copilotPath, Path journal,
+    /** What the command line asks for: the session's plan and task (null for help and version), and the runner's own. */
+    public record Parsed(SessionPlan plan, SessionTask task, String workingDirectory, String copilotPath, Path journal,
                          Path timeline, Path changes, boolean help, boolean version, Path keptSession) {
     }
 
@@ -160,9 +145,9 @@ public final class RunnerArguments {
         }
     }
 
-    /** The runner's option for a setting, e.g. {@code --max-autopilot-continues}. */
-    public static String optionName(Setting setting) {
-        return OPTION_NAMES.get(setting);
+    /** The runner's name for a setting: its option, e.g. {@code --max-autopilot-continues}. */
+    public static String optionName(Setting<?> setting) {
+        return setting.option() != null ? setting.option() : setting.name();
     }
 
     /**
@@ -173,10 +158,10 @@ public final class RunnerArguments {
         OptionValues given = OptionValues.read(args);
         String copilot = given.last("--copilot", env.get("COPILOT_CLI"));
         if (given.flag("--help", false)) {
-            return new Parsed(null, null, copilot, null, null, null, true, false, null);
+            return new Parsed(null, null, null, copilot, null, null, null, true, false, null);
         }
         if (given.flag("--version", false)) {
-            return new Parsed(null, null, copilot, null, null, null, false, true, null);
+            return new Parsed(null, null, null, copilot, null, null, null, false, true, null);
         }
         String prompt = given.last("--prompt", null);
         String promptFile = given.last("--prompt-file", null);
@@ -190,47 +175,26 @@ public final class RunnerArguments {
         if (prompt == null) {
             throw new UsageException("no task: give --prompt TEXT or --prompt-file FILE");
         }
-        String maxContinues = given.last("--max-autopilot-continues", null);
-        String maxPremium = given.last("--max-premium-requests", null);
-        String maxTokens = given.last("--max-tokens", null);
-        String timeout = given.last("--timeout", null);
-        String inactivity = given.last("--inactivity-timeout", null);
-        String toolTimeout = given.last("--tool-timeout", null);
-        String startupTimeout = given.last("--startup-timeout", null);
-        AutopilotOptions.Builder options = AutopilotOptions.builder(prompt)
-                .model(given.last("--model", env.get("COPILOT_MODEL")))
-                .maxAutopilotContinues(maxContinues == null ? null : integer("--max-autopilot-continues", maxContinues))
-                .maxPremiumRequests(maxPremium == null ? null : decimal("--max-premium-requests", maxPremium))
-                .maxTokens(maxTokens == null ? null : whole("--max-tokens", maxTokens))
-                .allowAllTools(given.flag("--allow-all-tools", false))
-                .allowAllPaths(given.flag("--allow-all-paths", false))
-                .sandbox(given.flag("--sandbox", false))
-                .recordChanges(given.flag("--record-changes", true))
-                .githubToken(EnvironmentTokens.githubToken(env))
-                .timeout(timeout == null ? AutopilotOptions.DEFAULT_TIMEOUT : duration("--timeout", timeout))
-                .inactivityTimeout(inactivity == null ? AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT
-                        : duration("--inactivity-timeout", inactivity))
-                .toolTimeout(toolTimeout == null ? null : duration("--tool-timeout", toolTimeout))
-                .startupTimeout(startupTimeout == null ? null : duration("--startup-timeout", startupTimeout));
-        given.all("--allow-tool").forEach(options::allowTool);
-        given.all("--deny-tool").forEach(options::denyTool);
+        SettingValues values = SettingValues.none();
+        for (Setting<?> setting : SessionSettings.all()) {
+            if (setting.option() != null) {
+                values = values.with(setting, value(setting, given, env));
+            }
+        }
         for (String addDir : given.all("--add-dir")) {
             String problem = RunnerChecks.addDir(addDir, dir);
             if (problem != null) {
                 throw new UsageException(problem);
             }
-            options.addDir(addDir);
         }
-        String maxRounds = given.last("--max-verify-rounds", null);
-        if (maxRounds != null && given.last("--verify", null) == null) {
+        if (given.has("--max-verify-rounds") && !given.has("--verify")) {
             throw new UsageException("--max-verify-rounds needs --verify CMD");
         }
-        options.verify(given.last("--verify", null))
-                .maxVerifyRounds(maxRounds == null ? null : integer("--max-verify-rounds", maxRounds));
+        SessionTask task = SessionTask.of(prompt).withGithubToken(EnvironmentTokens.githubToken(env));
         Path kept = null;
         String session = given.last("--session", null);
         if (session != null) {
-            if (!AutopilotOptions.SESSION_NAME.matcher(session).matches()) {
+            if (!SessionSettings.SESSION_NAME.matcher(session).matches()) {
                 throw new UsageException("--session must be a name of letters, digits, '.', '_' and '-' (at most 64), was '" + session + "'");
             }
             String stateDir = given.last("--state-dir", Path.of(env.getOrDefault("HOME", "."), ".copilot-autopilot", "sessions").toString());
@@ -239,47 +203,79 @@ public final class RunnerArguments {
             if (problem != null) {
                 throw new UsageException(problem);
             }
-            options.keepSession(true);
-            if (java.nio.file.Files.isRegularFile(kept)) {
-                try {
-                    options.keptSession(KeptSessionState.sanitize(java.nio.file.Files.readAllBytes(kept), SecretMasker.none()));
-                } catch (KeptSessionState.UnusableStateException e) {
-                    throw new UsageException("--session " + session + ": " + kept + " cannot be continued (" + e.getMessage()
-                            + "); delete it to start a new session");
-                } catch (java.io.IOException e) {
-                    throw new UsageException("--session " + session + ": cannot read " + kept + " (" + RunnerChecks.reason(e) + ")");
-                }
-            }
+            values = values.with(SessionSettings.SESSION, session);
+            task = task.withKeptState(keptState(session, kept));
         } else if (given.last("--state-dir", null) != null) {
             throw new UsageException("--state-dir needs --session NAME");
         }
         String mcpConfig = given.last("--mcp-config", null);
         if (mcpConfig != null) {
-            options.mcpServers(mcpServers(mcpConfig, env));
+            task = task.withMcpServers(mcpServers(mcpConfig, env));
         }
-        given.all("--allow-url").forEach(options::allowUrl);
-        given.all("--deny-url").forEach(options::denyUrl);
-        given.all("--secret-env-var").forEach(options::secretEnvVar);
-        given.all("--tool-secret").forEach(options::toolSecret);
-        String baseUrl = given.last("--provider-base-url", env.get("COPILOT_PROVIDER_BASE_URL"));
-        boolean offline = given.flag("--offline", "true".equalsIgnoreCase(env.getOrDefault("COPILOT_OFFLINE", "")));
-        if (baseUrl != null && !baseUrl.isBlank()) {
-            options.provider(new ProviderOptions(baseUrl, given.last("--provider-type", env.get("COPILOT_PROVIDER_TYPE")),
-                    env.get("COPILOT_PROVIDER_API_KEY"), given.last("--provider-wire-api", env.get("COPILOT_PROVIDER_WIRE_API")),
-                    offline));
-        } else if (offline) {
+        if (values.sets(SessionSettings.PROVIDER_BASE_URL)) {
+            task = task.withProviderApiKey(env.get("COPILOT_PROVIDER_API_KEY"));
+        } else if (Boolean.TRUE.equals(values.raw(SessionSettings.OFFLINE))) {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
-        AutopilotOptions built = options.build();
-        if (!built.recordChanges() && given.last("--changes", null) != null) {
+        if (Boolean.FALSE.equals(values.raw(SessionSettings.RECORD_CHANGES)) && given.last("--changes", null) != null) {
             throw new UsageException("--changes needs what the agent changed to be recorded: leave out --record-changes=false");
         }
-        List<String> problems = built.validate(RunnerArguments::optionName);
+        SessionPlan.Resolution resolution = SessionPlan.resolve(values, SettingValues.none());
+        List<String> problems = new ArrayList<>(task.problems());
+        problems.addAll(resolution.problems().messages(RunnerArguments::optionName));
         if (!problems.isEmpty()) {
             throw new UsageException(String.join(" ", problems));
         }
-        return new Parsed(built, dir, copilot, path(given.last("--journal", null)), path(given.last("--timeline", null)),
-                path(given.last("--changes", null)), false, false, kept);
+        return new Parsed(resolution.plan(), task, dir, copilot, path(given.last("--journal", null)),
+                path(given.last("--timeline", null)), path(given.last("--changes", null)), false, false, kept);
+    }
+
+    /** A setting's value as its option (else the CLI's own variable) gives it, read as the runner reads its options. */
+    private static Object value(Setting<?> setting, OptionValues given, Map<String, String> env) throws UsageException {
+        String option = setting.option();
+        String variable = FROM_ENVIRONMENT.get(setting);
+        if (setting == SessionSettings.OFFLINE) {
+            return given.flag(option, "true".equalsIgnoreCase(env.getOrDefault("COPILOT_OFFLINE", ""))) ? Boolean.TRUE : null;
+        }
+        switch (setting.kind().control()) {
+            case FLAG:
+                return given.has(option) ? Boolean.valueOf(given.flag(option, false)) : null;
+            case LIST:
+                return given.all(option).isEmpty() ? null : new ArrayList<>(given.all(option));
+            default:
+                break;
+        }
+        String text = given.last(option, variable == null ? null : env.get(variable));
+        if (text == null) {
+            return null;
+        }
+        Class<?> type = setting.kind().type();
+        if (type == Duration.class) {
+            Duration d = duration(option, text);
+            return d == null ? Duration.ZERO : d; // 0: no limit
+        }
+        if (type == Integer.class) {
+            return integer(option, text);
+        }
+        if (type == Long.class) {
+            return whole(option, text);
+        }
+        return type == Double.class ? decimal(option, text) : text;
+    }
+
+    /** The state kept under {@code session}, made fit for this run, or null when none is kept yet. */
+    private static byte[] keptState(String session, Path kept) throws UsageException {
+        if (!java.nio.file.Files.isRegularFile(kept)) {
+            return null;
+        }
+        try {
+            return KeptSessionState.sanitize(java.nio.file.Files.readAllBytes(kept), SecretMasker.none());
+        } catch (KeptSessionState.UnusableStateException e) {
+            throw new UsageException("--session " + session + ": " + kept + " cannot be continued (" + e.getMessage()
+                    + "); delete it to start a new session");
+        } catch (java.io.IOException e) {
+            throw new UsageException("--session " + session + ": cannot read " + kept + " (" + RunnerChecks.reason(e) + ")");
+        }
     }
 
     private static Path path(String value) {

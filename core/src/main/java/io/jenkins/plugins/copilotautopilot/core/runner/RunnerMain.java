@@ -1,6 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.command.SessionTask;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -133,8 +135,8 @@ public final class RunnerMain {
         if (parsed.version()) {
             return RunnerVersion.print(parsed, env.get("PATH"), out, err);
         }
-        AutopilotOptions options = parsed.options(); // validated by the parser, problems named by option
-        if (options.githubToken() == null && options.provider() == null) {
+        // validated by the parser, problems named by option
+        if (parsed.task().githubToken() == null && parsed.plan().get(SessionSettings.PROVIDER_BASE_URL) == null) {
             err.println(NAME + ": no credentials for the Copilot CLI: set COPILOT_GITHUB_TOKEN to a fine-grained GitHub token"
                     + " with the \"Copilot Requests\" permission, or use your own model provider with --provider-base-url"
                     + " (COPILOT_PROVIDER_BASE_URL) and --model (COPILOT_MODEL).");
@@ -165,10 +167,11 @@ public final class RunnerMain {
             return 1;
         }
         if (parsed.keptSession() != null) {
-            out.println(LogRenderer.PREFIX + (options.keptSession() != null ? "Continuing the session kept in " + parsed.keptSession()
+            out.println(LogRenderer.PREFIX + (parsed.task().keptState() != null ? "Continuing the session kept in " + parsed.keptSession()
                     : "No session kept in " + parsed.keptSession() + " yet: starting a new one, kept there at its end"));
         }
-        return runTask(options, cli, workDir, parsed.journal(), parsed.timeline(), parsed.changes(), parsed.keptSession());
+        return runTask(parsed.plan(), parsed.task(), cli, workDir, parsed.journal(), parsed.timeline(), parsed.changes(),
+                parsed.keptSession());
     }
 
     /**
@@ -176,8 +179,8 @@ public final class RunnerMain {
      * processes are gone, the journal and timeline are complete and the private folder (the CLI's COPILOT_HOME
      * with the session's full, unmasked state) is deleted.
      */
-    private int runTask(AutopilotOptions options, CliExecutable cli, Path workDir, Path journal, Path timeline, Path changes,
-                        Path keptSession) {
+    private int runTask(SessionPlan plan, SessionTask task, CliExecutable cli, Path workDir, Path journal, Path timeline,
+                        Path changes, Path keptSession) {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         AtomicBoolean stopRequested = new AtomicBoolean();
         CountDownLatch finished = new CountDownLatch(1);
@@ -203,7 +206,7 @@ public final class RunnerMain {
             if (journalFile == null && timeline != null) {
                 journalFile = Files.createTempFile("copilot-autopilot-journal-", ".jsonl");
             }
-            CliCommand command = CliCommandBuilder.build(options, cli, workDir.toString(), controlFolder.toString(), env);
+            CliCommand command = CliCommandBuilder.build(plan, task, cli, workDir.toString(), controlFolder.toString(), env);
             AutopilotEngine.Builder builder = AutopilotEngine.builder(new PrintStreamLogSink(out));
             if (journalFile != null) {
                 try {

@@ -21,6 +21,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * does not grow with the length of the session.
  *
  * <p>Events are fed from one thread; {@link #state()} may be read from another.
+ *
+ * <p>Long because it is the one reader of the CLI's event vocabulary (one handler per event type, each a few lines,
+ * as the CLI documents them); splitting it by event would scatter the state they share.
  */
 public final class SessionTracker {
     /** Running tool calls kept at most (calls whose completion never arrives are dropped beyond this). */

@@ -1,6 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.settings;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /**
  * The end of a build's console appended to a task ({@code includeBuildLog}), so that "why did this build fail, fix it"
  * can be asked with the failure in the prompt: escape sequences removed, this plugin's own lines left out, secrets
- * masked, and the whole task kept within {@link AutopilotOptions#MAX_PROMPT_BYTES}.
+ * masked, and the whole task kept within {@link SessionSettings#MAX_PROMPT_BYTES}.
  *
  * @param task         the task with the excerpt appended
  * @param lines        how many console lines it holds
@@ -44,7 +44,7 @@ public record BuildLogExcerpt(String task, int lines, int leftOutLines) {
         if (kept.size() > maxLines) {
             kept = kept.subList(kept.size() - maxLines, kept.size());
         }
-        long budget = AutopilotOptions.MAX_PROMPT_BYTES - (long) task.getBytes(StandardCharsets.UTF_8).length - FRAME_BYTES;
+        long budget = SessionSettings.MAX_PROMPT_BYTES - (long) task.getBytes(StandardCharsets.UTF_8).length - FRAME_BYTES;
         int from = kept.size();
         long used = 0;
         while (from > 0) {

@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.settings;
 
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+
 /**
  * Where a step's GitHub token comes from; never the token itself.
  *
@@ -8,6 +11,37 @@ package io.jenkins.plugins.copilotautopilot.core.settings;
  * @param fromDefaults  the credential is the global configuration's default
  */
 public record GithubTokenSource(String credentialsId, String variable, boolean fromDefaults) {
+
+    /**
+     * Where a session's GitHub token comes from, in this order: the step's credential; {@code COPILOT_GITHUB_TOKEN} in
+     * the build's environment (a token the pipeline bound on purpose); the administrator's default credential;
+     * {@code GH_TOKEN} or {@code GITHUB_TOKEN} in the environment.
+     *
+     * @param environment the build's environment variables
+     */
+    public static GithubTokenSource of(SessionPlan plan, java.util.Map<String, String> environment) {
+        String credentialsId = plan.get(SessionSettings.CREDENTIALS_ID);
+        boolean defaultCredential = plan.fromDefaults().contains(SessionSettings.CREDENTIALS_ID.name());
+        if (credentialsId != null && !defaultCredential) {
+            return credential(credentialsId, false);
+        }
+        if (isSet(environment.get("COPILOT_GITHUB_TOKEN"))) {
+            return environment("COPILOT_GITHUB_TOKEN");
+        }
+        if (credentialsId != null) {
+            return credential(credentialsId, true);
+        }
+        for (String name : new String[] {"GH_TOKEN", "GITHUB_TOKEN"}) {
+            if (isSet(environment.get(name))) {
+                return environment(name);
+            }
+        }
+        return none();
+    }
+
+    private static boolean isSet(String value) {
+        return value != null && !value.isBlank();
+    }
 
     static GithubTokenSource credential(String id, boolean fromDefaults) {
         return new GithubTokenSource(id, null, fromDefaults);

@@ -19,6 +19,10 @@ public final class AcceptanceCheck {
     private final String command;
     private final int maxRounds;
 
+    /** How the check's rounds went: how many ran, and the last one's exit code (null: none ended, or a stop cut it short). */
+    public record Rounds(int rounds, Integer lastExitCode) {
+    }
+
     /** How a round of the check ended. */
     public enum Verdict {
         PASSED, FAILED, CANNOT_START, STOPPED

@@ -1,8 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.core.command;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,9 +17,9 @@ class CliCommandBuilderTest {
 
     @Test
     void githubHostedModels() {
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("-fix \"it\" $(now)")
-                .githubToken("github_pat_tok_123").model("gpt-5").maxAutopilotContinues(2).allowTool("shell(npm test)")
-                .denyTool("shell(git push)").addDir("/cache").secretEnvVar("NPM_TOKEN").build(), CLI, "/ws", "/ws@tmp/ctl", Map.of());
+        CliCommand command = Commands.build(TaskSpec.of("-fix \"it\" $(now)")
+                .githubToken("github_pat_tok_123").set(MODEL, "gpt-5").set(MAX_AUTOPILOT_CONTINUES, 2).add(ALLOW_TOOLS, "shell(npm test)")
+                .add(DENY_TOOLS, "shell(git push)").add(ADD_DIRS, "/cache").add(SECRET_ENV_VARS, "NPM_TOKEN"), CLI, "/ws", "/ws@tmp/ctl", Map.of());
 
         // the task is not an argument: it goes to the CLI's standard input
         assertThat(command.commandLine()).containsExactly("/opt/copilot", "--autopilot",
@@ -35,9 +40,9 @@ class CliCommandBuilderTest {
 
     @Test
     void ownProvider() {
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").model("llama3")
-                .provider(new ProviderOptions("http://127.0.0.1:11434/v1", "OpenAI", "sk-key-9876", "Responses", true))
-                .allowAllTools(true).build(), CLI, "/ws", "/ctl", Map.of());
+        CliCommand command = Commands.build(TaskSpec.of("task").set(MODEL, "llama3")
+                .provider("http://127.0.0.1:11434/v1", "OpenAI", "sk-key-9876", "Responses", true)
+                .set(ALLOW_ALL_TOOLS, true), CLI, "/ws", "/ctl", Map.of());
 
         assertThat(command.arguments()).contains("--allow-all-tools", "--secret-env-vars=COPILOT_PROVIDER_API_KEY")
                 .noneMatch(a -> a.startsWith("--model"));
@@ -49,7 +54,7 @@ class CliCommandBuilderTest {
 
     @Test
     void everyGithubTokenVariableInTheInheritedEnvironmentIsHiddenFromTools() {
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("t").githubToken("github_pat_from_gh").build(),
+        CliCommand command = Commands.build(TaskSpec.of("t").githubToken("github_pat_from_gh"),
                 CLI, "/ws", "/ctl", Map.of("GH_TOKEN", "github_pat_from_gh", "GITHUB_TOKEN", "ghs_other", "HOME", "/root"));
 
         assertThat(command.secretVariables()).containsExactly("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN");
@@ -58,8 +63,8 @@ class CliCommandBuilderTest {
 
     @Test
     void aToolSecretReachesTheToolsAndIsMaskedAllTheSame() {
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("t").githubToken("github_pat_x")
-                .secretEnvVar("NPM_TOKEN").secretEnvVar("DEPLOY_KEY").toolSecret("NPM_TOKEN").build(), CLI, "/ws", "/ctl", Map.of());
+        CliCommand command = Commands.build(TaskSpec.of("t").githubToken("github_pat_x")
+                .add(SECRET_ENV_VARS, "NPM_TOKEN").add(SECRET_ENV_VARS, "DEPLOY_KEY").add(TOOL_SECRETS, "NPM_TOKEN"), CLI, "/ws", "/ctl", Map.of());
 
         assertThat(command.arguments()).contains("--secret-env-vars=COPILOT_GITHUB_TOKEN,DEPLOY_KEY");
         assertThat(command.hiddenFromTools()).containsExactly("COPILOT_GITHUB_TOKEN", "DEPLOY_KEY");
@@ -68,8 +73,8 @@ class CliCommandBuilderTest {
 
     @Test
     void theClisOwnCredentialsAreNeverHandedToTools() {
-        assertThat(AutopilotOptions.builder("t").toolSecret("COPILOT_GITHUB_TOKEN").toolSecret("GH_TOKEN")
-                .toolSecret("COPILOT_PROVIDER_API_KEY").toolSecret("not a name").build().validate()).containsExactly(
+        assertThat(TaskSpec.of("t").add(TOOL_SECRETS, "COPILOT_GITHUB_TOKEN").add(TOOL_SECRETS, "GH_TOKEN")
+                .add(TOOL_SECRETS, "COPILOT_PROVIDER_API_KEY").add(TOOL_SECRETS, "not a name").problems()).containsExactly(
                 "toolSecrets: COPILOT_GITHUB_TOKEN holds the Copilot CLI's own credential and is never handed to tools.",
                 "toolSecrets: GH_TOKEN holds the Copilot CLI's own credential and is never handed to tools.",
                 "toolSecrets: COPILOT_PROVIDER_API_KEY holds the Copilot CLI's own credential and is never handed to tools.",
@@ -78,37 +83,37 @@ class CliCommandBuilderTest {
 
     @Test
     void eachCommandHasItsOwnRunId() {
-        AutopilotOptions options = AutopilotOptions.builder("t").build();
-        assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).runId())
-                .isNotEqualTo(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).runId());
+        TaskSpec options = TaskSpec.of("t");
+        assertThat(Commands.build(options, CLI, "/w", "/h", Map.of()).runId())
+                .isNotEqualTo(Commands.build(options, CLI, "/w", "/h", Map.of()).runId());
     }
 
     @Test
     void urlRulesAndTheSandboxBecomeTheClisOptions() {
-        AutopilotOptions options = AutopilotOptions.builder("t").allowUrl(" https://registry.example.com ")
-                .denyUrl("evil.example").denyUrl("http://127.0.0.1:8080").sandbox(true).build();
-        assertThat(CliCommandBuilder.build(options, CLI, "/w", "/h", Map.of()).arguments()).contains(
+        TaskSpec options = TaskSpec.of("t").add(ALLOW_URLS, " https://registry.example.com ")
+                .add(DENY_URLS, "evil.example").add(DENY_URLS, "http://127.0.0.1:8080").set(SANDBOX, true);
+        assertThat(Commands.build(options, CLI, "/w", "/h", Map.of()).arguments()).contains(
                 "--allow-url=https://registry.example.com", "--deny-url=evil.example", "--deny-url=http://127.0.0.1:8080", "--sandbox");
-        assertThat(CliCommandBuilder.build(AutopilotOptions.builder("t").build(), CLI, "/w", "/h", Map.of()).arguments())
+        assertThat(Commands.build(TaskSpec.of("t"), CLI, "/w", "/h", Map.of()).arguments())
                 .noneMatch(a -> a.startsWith("--allow-url") || a.startsWith("--deny-url") || a.equals("--sandbox"));
-        assertThat(AutopilotOptions.builder("t").allowUrl("not a url").denyUrl("ftp://x").build().validate()).containsExactly(
+        assertThat(TaskSpec.of("t").add(ALLOW_URLS, "not a url").add(DENY_URLS, "ftp://x").problems()).containsExactly(
                 "allowUrls: 'not a url' is not a URL or domain (e.g. https://registry.example.com or example.com).",
                 "denyUrls: 'ftp://x' is not a URL or domain (e.g. https://registry.example.com or example.com).");
     }
 
     @Test
     void invalidOptionsAreRefused() {
-        assertThatThrownBy(() -> CliCommandBuilder.build(AutopilotOptions.builder("").build(), CLI, "/w", "/h", Map.of()))
-                .isInstanceOf(InvalidOptionsException.class).hasMessage("The prompt is empty: give the agent a task.");
-        assertThat(new InvalidOptionsException(List.of("a", "b")).problems()).containsExactly("a", "b");
+        assertThatThrownBy(() -> Commands.build(TaskSpec.of(""), CLI, "/w", "/h", Map.of()))
+                .isInstanceOf(InvalidSettingsException.class).hasMessage("The prompt is empty: give the agent a task.");
+        assertThat(new InvalidSettingsException(List.of("a", "b")).problems()).containsExactly("a", "b");
     }
 
     @Test
     void pathsWithLineBreaksAreRefused() {
-        AutopilotOptions options = AutopilotOptions.builder("t").build();
-        assertThatThrownBy(() -> CliCommandBuilder.build(options, new CliExecutable("/opt/co\npilot", null), "/w", "/h", Map.of()))
-                .isInstanceOf(InvalidOptionsException.class).hasMessageContaining("line break");
-        assertThatThrownBy(() -> CliCommandBuilder.build(options, CLI, "/w\n", "/h", Map.of()))
-                .isInstanceOf(InvalidOptionsException.class);
+        TaskSpec options = TaskSpec.of("t");
+        assertThatThrownBy(() -> Commands.build(options, new CliExecutable("/opt/co\npilot", null), "/w", "/h", Map.of()))
+                .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("line break");
+        assertThatThrownBy(() -> Commands.build(options, CLI, "/w\n", "/h", Map.of()))
+                .isInstanceOf(InvalidSettingsException.class);
     }
 }

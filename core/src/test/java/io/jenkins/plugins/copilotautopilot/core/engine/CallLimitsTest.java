@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -22,7 +25,7 @@ class CallLimitsTest {
     @Test
     void aToolCallRunningPastTheToolTimeoutEndsTheSessionTimedOutNamingIt() throws Exception {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 120", "Slept."))
-                .options(o -> o.allowAllTools(true).toolTimeout(Duration.ofSeconds(2)))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(TOOL_TIMEOUT, Duration.ofSeconds(2)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
@@ -37,7 +40,7 @@ class CallLimitsTest {
     @Test
     void aToolCallWithinTheToolTimeoutIsLeftAlone() throws Exception {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 1; echo done", "Done."))
-                .options(o -> o.allowAllTools(true).toolTimeout(Duration.ofSeconds(30)).startupTimeout(Duration.ofSeconds(30)))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(TOOL_TIMEOUT, Duration.ofSeconds(30)).set(STARTUP_TIMEOUT, Duration.ofSeconds(30)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -51,7 +54,7 @@ class CallLimitsTest {
 
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("true", "never"))
                 .cli(new CliExecutable(silent.toString(), null))
-                .options(o -> o.startupTimeout(Duration.ofSeconds(2)))
+                .options(o -> o.set(STARTUP_TIMEOUT, Duration.ofSeconds(2)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
@@ -63,8 +66,8 @@ class CallLimitsTest {
 
     @Test
     void theLimitsAreValidated() {
-        assertThat(io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions.builder("x")
-                .toolTimeout(Duration.ofSeconds(-1)).startupTimeout(Duration.ZERO).build().validate())
+        assertThat(TaskSpec.of("x")
+                .set(TOOL_TIMEOUT, Duration.ofSeconds(-1)).set(STARTUP_TIMEOUT, -1).problems())
                 .anyMatch(p -> p.startsWith("toolTimeout")).anyMatch(p -> p.startsWith("startupTimeout"));
     }
 }

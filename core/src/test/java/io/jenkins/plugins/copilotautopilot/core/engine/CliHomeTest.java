@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -28,7 +30,7 @@ class CliHomeTest {
         Path cache = jobTmp.resolve("copilot-cache-" + uid);
         E2eRun first = E2eRun.with(Scripts.bashThenComplete("echo \"home=$HOME\"", "Looked."))
                 .environment("HOME", "/dev/null").withoutEnvironment("XDG_CACHE_HOME")
-                .options(o -> o.allowAllTools(true)).controlFolderIn(jobTmp).run();
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true)).controlFolderIn(jobTmp).run();
 
         assertThat(first.result.outcome()).as(first.result.reason()).isEqualTo(Outcome.COMPLETED);
         Path unpacked = cache.resolve("copilot/pkg/linux-x64/1.0.102");
@@ -39,7 +41,7 @@ class CliHomeTest {
 
         E2eRun second = E2eRun.with(Scripts.bashThenComplete("true", "Again."))
                 .environment("HOME", "/dev/null").withoutEnvironment("XDG_CACHE_HOME")
-                .options(o -> o.allowAllTools(true)).controlFolderIn(jobTmp).run();
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true)).controlFolderIn(jobTmp).run();
 
         assertThat(second.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(Files.readAttributes(unpacked.resolve("package.json"), BasicFileAttributes.class).fileKey())

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -32,7 +34,7 @@ class ConcurrencyTest {
             for (int i = 0; i < 8; i++) {
                 String file = "out-" + i + ".txt";
                 runs.add(pool.submit(() -> E2eRun.with(Scripts.bashThenComplete("echo session-" + file + " $COPILOT_HOME > " + file, "Wrote " + file))
-                        .options(o -> o.allowAllTools(true))
+                        .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                         .run()));
             }
             for (int i = 0; i < 8; i++) {

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,7 +33,7 @@ class EngineEndToEndTest {
     void completesAfterAShellToolCall() throws Exception {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hello-from-the-model > hello.txt && cat hello.txt",
                         "Created hello.txt."))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -84,7 +86,7 @@ class EngineEndToEndTest {
     @Test
     void neverCompletingHitsTheContinuationCapAndIsIncomplete() throws Exception {
         E2eRun run = E2eRun.with(Scripts.neverComplete())
-                .options(o -> o.maxAutopilotContinues(2))
+                .options(o -> o.set(MAX_AUTOPILOT_CONTINUES, 2))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
@@ -123,13 +125,13 @@ class EngineEndToEndTest {
     @Test
     void allowedAndDeniedToolPatternsReachTheCli() throws Exception {
         E2eRun allowed = E2eRun.with(Scripts.bashThenComplete("echo allowed-by-pattern", "Echoed."))
-                .options(o -> o.allowTool("shell(echo)"))
+                .options(o -> o.add(ALLOW_TOOLS, "shell(echo)"))
                 .run();
         assertThat(allowed.log.find("< bash ok")).isNotNull();
         assertThat(allowed.journalText()).contains("allowed-by-pattern\\n");
 
         E2eRun denied = E2eRun.with(Scripts.bashThenComplete("echo denied-by-pattern", "Tried."))
-                .options(o -> o.allowAllTools(true).denyTool("shell(echo)"))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).add(DENY_TOOLS, "shell(echo)"))
                 .run();
         assertThat(denied.result.deniedToolCalls()).isEqualTo(1);
         assertThat(denied.log.find("< bash DENIED")).isNotNull();
@@ -141,7 +143,7 @@ class EngineEndToEndTest {
         // the limit counts from the start too: it must be longer than the CLI takes to print its first event on a
         // loaded machine (more than 8 s measured at a load of 9 on 2 cores)
         E2eRun run = E2eRun.with(Scripts.always(Reply.stall()))
-                .options(o -> o.inactivityTimeout(Duration.ofSeconds(15)))
+                .options(o -> o.set(INACTIVITY_TIMEOUT, Duration.ofSeconds(15)))
                 .run();
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
@@ -157,7 +159,7 @@ class EngineEndToEndTest {
     void theWallClockLimitEndsTimedOutAndLeavesNoProcess() throws Exception {
         // long enough for the CLI to reach its tool on a loaded machine (its first event took more than 8 s there)
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 120", "never"))
-                .options(o -> o.allowAllTools(true).timeout(Duration.ofSeconds(20)))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(TIMEOUT, Duration.ofSeconds(20)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
@@ -175,7 +177,7 @@ class EngineEndToEndTest {
         java.util.concurrent.atomic.AtomicLong abortedAt = new java.util.concurrent.atomic.AtomicLong();
         AtomicBoolean toolRan = new AtomicBoolean();
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("sleep 300 && echo should-not-happen > late.txt", "never"))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .workDir(work::set)
                 .engine(engine::set)
                 .listener(new SessionListener() {
@@ -245,7 +247,7 @@ class EngineEndToEndTest {
                             : Reply.taskComplete("Printed the token " + token + " and key " + apiKey + ".");
                 })
                 .apiKey(apiKey)
-                .options(o -> o.allowAllTools(true).githubToken(token))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).githubToken(token))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);

@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -54,8 +57,8 @@ class EngineStreamTest {
     @Test
     void theJournalKeepsTheWholeTaskAsTheModelGotIt() throws IOException {
         String task = "Fix the tests. " + "Context line that matters. ".repeat(20_000);
-        CliCommand command = Commands.of(io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions.builder(task)
-                .githubToken("github_pat_testtoken123456").build());
+        CliCommand command = Commands.of(TaskSpec.of(task)
+                .githubToken("github_pat_testtoken123456"));
         AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).build().run(command, ReplayLauncher.ofCapture("cli-happy"));
         JsonNode started = journal().get(0);
         assertThat(started.path("type").asText()).isEqualTo("autopilot.run_started");
@@ -121,7 +124,7 @@ class EngineStreamTest {
 
     @Test
     void valuesOfSecretEnvVarsAreMasked() {
-        CliCommand command = Commands.of(Commands.simple().options().toBuilder().secretEnvVar("DEPLOY_KEY").build());
+        CliCommand command = Commands.of(TaskSpec.of("Do the task").githubToken("github_pat_testtoken123456").add(SECRET_ENV_VARS, "DEPLOY_KEY"));
         String leak = "{\"type\":\"assistant.message\",\"data\":{\"content\":\"the key is dk-secret-4242\"}}\n";
         SessionResult result = AutopilotEngine.builder(log).journalTo(journal).build().run(command,
                 ReplayLauncher.ofText(leak + Captures.stdoutText("cli-happy"), 0).withEnvironment(java.util.Map.of("DEPLOY_KEY", "dk-secret-4242")));
@@ -198,7 +201,7 @@ class EngineStreamTest {
     @Test
     void stdoutClosedEarlyWhileTheProcessLivesOnIsAStall() {
         FakeSession session = FakeSession.lingering(new byte[0]);
-        CliCommand command = Commands.of(Commands.simple().options().toBuilder().inactivityTimeout(Duration.ofSeconds(2)).build());
+        CliCommand command = Commands.of(TaskSpec.of("Do the task").githubToken("github_pat_testtoken123456").set(INACTIVITY_TIMEOUT, Duration.ofSeconds(2)));
         SessionResult result = AutopilotEngine.builder(log).timings(Commands.FAST).build().run(command, c -> session);
         assertThat(result.outcome()).isEqualTo(Outcome.STALLED);
         assertThat(result.reason()).contains("before the CLI printed any event");
@@ -209,7 +212,7 @@ class EngineStreamTest {
     void outputThatIsNoEventDoesNotKeepASessionAlive() {
         byte[] junk = "not an event\n".repeat(100).getBytes(StandardCharsets.UTF_8);
         FakeSession session = new FakeSession(junk, new byte[0], 0, 14, true); // a junk line per look, then silence
-        CliCommand command = Commands.of(Commands.simple().options().toBuilder().inactivityTimeout(Duration.ofSeconds(1)).build());
+        CliCommand command = Commands.of(TaskSpec.of("Do the task").githubToken("github_pat_testtoken123456").set(INACTIVITY_TIMEOUT, Duration.ofSeconds(1)));
         SessionResult result = AutopilotEngine.builder(log).timings(Commands.FAST).build().run(command, c -> session);
         assertThat(result.outcome()).isEqualTo(Outcome.STALLED);
         assertThat(session.stoppedWhileRunning()).isTrue();

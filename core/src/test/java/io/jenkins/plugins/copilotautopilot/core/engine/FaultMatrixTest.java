@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -102,7 +104,7 @@ class FaultMatrixTest {
     @Test
     void aCliKilledMidTurn() throws IOException {
         E2eRun run = E2eRun.with(Scripts.always(Reply.stall()))
-                .options(o -> o.inactivityTimeout(Duration.ofSeconds(60)))
+                .options(o -> o.set(INACTIVITY_TIMEOUT, Duration.ofSeconds(60)))
                 .listener(killCliOnTurnStart())
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
@@ -154,7 +156,7 @@ class FaultMatrixTest {
     @Test
     void stdoutClosedWhileTheProcessLivesOn() throws IOException {
         ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir, "exec 1>&-\nsleep 301"), dir,
-                o -> o.inactivityTimeout(Duration.ofSeconds(3)), e -> { });
+                o -> o.set(INACTIVITY_TIMEOUT, Duration.ofSeconds(3)), e -> { });
         assertThat(run.result().outcome()).isEqualTo(Outcome.STALLED);
         assertThat(run.result().reason()).contains("No event from the Copilot CLI for 3s").contains("before the CLI printed any event");
         assertThat(ProcessTable.survivorsOf(run.runId())).isEmpty();
@@ -181,7 +183,7 @@ class FaultMatrixTest {
         AtomicInteger calls = new AtomicInteger();
         ScriptedModelServer.Script happy = Scripts.bashThenComplete("echo recovered", "Recovered after a 500.");
         E2eRun run = E2eRun.with(request -> calls.incrementAndGet() == 1 ? Reply.status(500, "scripted: transient") : happy.reply(request))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.log.find("[copilot] info: Request failed due to a transient API error. Retrying...")).isNotNull();
@@ -205,7 +207,7 @@ class FaultMatrixTest {
         }
         String url = "http://127.0.0.1:" + closedPort + "/v1";
         E2eRun run = E2eRun.with(Scripts.neverComplete())
-                .options(o -> o.provider(new io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions(url, "openai", "k-123456", null, true)))
+                .options(o -> o.provider(url, "openai", "k-123456", null, true))
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).startsWith("The session failed with a model error: Could not connect to local model"
@@ -216,7 +218,7 @@ class FaultMatrixTest {
     @Test
     void aModelThatStallsMidStream() throws IOException {
         E2eRun run = E2eRun.with(Scripts.always(Reply.stall()))
-                .options(o -> o.inactivityTimeout(Duration.ofSeconds(3)))
+                .options(o -> o.set(INACTIVITY_TIMEOUT, Duration.ofSeconds(3)))
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.STALLED);
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
@@ -226,7 +228,7 @@ class FaultMatrixTest {
     @Test
     void malformedSse() throws IOException {
         E2eRun run = E2eRun.with(Scripts.always(Reply.malformed()))
-                .options(o -> o.timeout(Duration.ofSeconds(90)))
+                .options(o -> o.set(TIMEOUT, Duration.ofSeconds(90)))
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).contains("Failed to parse chat-completions stream chunk");

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,7 +91,7 @@ class HostileInputTest {
                             : Reply.taskComplete("Leaked " + token + " and " + apiKey + " and " + base64OfUserToken);
                 })
                 .apiKey(apiKey)
-                .options(o -> o.allowAllTools(true).githubToken(token))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).githubToken(token))
                 .listener(new SessionListener() {
                     @Override
                     public void onToolStarted(ToolCall call) {
@@ -128,7 +130,7 @@ class HostileInputTest {
         E2eRun run = E2eRun.with(request -> request.turn() == 1
                         ? Reply.bash("echo '" + hostile.replace("'", "") + "'", 30).withText(hostile + "\n" + longText)
                         : request.used("task_complete") ? Reply.text("ok") : Reply.taskComplete(hostile))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);

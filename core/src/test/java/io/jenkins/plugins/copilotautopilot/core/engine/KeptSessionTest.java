@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -39,7 +41,7 @@ class KeptSessionTest {
 
         byte[] state = Files.readAllBytes(kept);
         E2eRun second = E2eRun.with(COMPLETE).prompt("Which code word did I give you?")
-                .options(o -> o.keptSession(state)).keepSessionIn(kept).run();
+                .options(o -> o.keptState(state)).keepSessionIn(kept).run();
 
         assertThat(second.result.outcome()).isEqualTo(Outcome.COMPLETED);
         String firstRequest = second.server.requests().get(0).toString();
@@ -60,13 +62,13 @@ class KeptSessionTest {
     void aContinuedSessionsToolsWorkInThisRunsWorkingDirectory() throws Exception {
         Path kept = tmp.resolve("sessions/pr-29.tgz");
         E2eRun first = E2eRun.with(Scripts.bashThenCompleteEachPrompt("pwd > where-1.txt", "Noted where."))
-                .prompt("Note where you are.").options(o -> o.allowAllTools(true)).keepSessionIn(kept).run();
+                .prompt("Note where you are.").options(o -> o.set(ALLOW_ALL_TOOLS, true)).keepSessionIn(kept).run();
         assertThat(first.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(first.workDir.resolve("where-1.txt")).hasContent(first.workDir.toString());
 
         byte[] state = Files.readAllBytes(kept);
         E2eRun second = E2eRun.with(Scripts.bashThenCompleteEachPrompt("pwd > where-2.txt; pwd", "Noted where again."))
-                .prompt("Note where you are now.").options(o -> o.allowAllTools(true).keptSession(state)).keepSessionIn(kept).run();
+                .prompt("Note where you are now.").options(o -> o.set(ALLOW_ALL_TOOLS, true).keptState(state)).keepSessionIn(kept).run();
 
         assertThat(second.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(second.workDir).isNotEqualTo(first.workDir);
@@ -85,7 +87,7 @@ class KeptSessionTest {
         String secret = "kept-secret-9f8e7d6c5b4a";
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo \"the key is $DEPLOY_KEY\" | base64; echo $DEPLOY_KEY", "Printed it."))
                 .environment("DEPLOY_KEY", secret)
-                .options(o -> o.allowAllTools(true).toolSecret("DEPLOY_KEY"))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).add(TOOL_SECRETS, "DEPLOY_KEY"))
                 .keepSessionIn(kept).run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
 
@@ -105,7 +107,7 @@ class KeptSessionTest {
         byte[] state = Files.readAllBytes(kept);
 
         E2eRun second = E2eRun.with(request -> Reply.text("Still thinking."))
-                .options(o -> o.keptSession(state).maxAutopilotContinues(1).verify("echo ran > verify-ran.txt"))
+                .options(o -> o.keptState(state).set(MAX_AUTOPILOT_CONTINUES, 1).set(VERIFY, "echo ran > verify-ran.txt"))
                 .run();
 
         assertThat(second.result.outcome()).isEqualTo(Outcome.INCOMPLETE);

@@ -1,9 +1,11 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jenkins.plugins.copilotautopilot.core.command.InvalidOptionsException;
+import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
@@ -39,7 +41,7 @@ class McpServersTest {
                     }
                     return request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("JEN-42 is open.");
                 })
-                .options(o -> o.mcpServers(servers).allowTool("tickets"))
+                .options(o -> o.mcpServers(servers).add(ALLOW_TOOLS, "tickets"))
                 .run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
@@ -63,7 +65,7 @@ class McpServersTest {
         E2eRun run = E2eRun.with(io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts.bashThenComplete(
                         "echo \"token=[$TICKETS_TOKEN]\"", "Looked."))
                 .environment("TICKETS_TOKEN", TOKEN)
-                .options(o -> o.mcpServers(servers).allowAllTools(true))
+                .options(o -> o.mcpServers(servers).set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -75,12 +77,12 @@ class McpServersTest {
     @Test
     void aConfigurationThatCannotRunIsOneLine() {
         assertThatThrownBy(() -> McpServers.references("{\"tickets\": {\"command\": \"node\","))
-                .isInstanceOf(InvalidOptionsException.class).hasMessageStartingWith("mcpServers is not valid JSON: ");
+                .isInstanceOf(InvalidSettingsException.class).hasMessageStartingWith("mcpServers is not valid JSON: ");
         assertThatThrownBy(() -> McpServers.references("{\"tickets\": {\"args\": []}}"))
-                .isInstanceOf(InvalidOptionsException.class)
+                .isInstanceOf(InvalidSettingsException.class)
                 .hasMessage("mcpServers: the server 'tickets' needs a \"command\" (a local server) or a \"url\".");
         assertThatThrownBy(() -> McpServers.resolve(config("${credentials:jira}"), Map.of()))
-                .isInstanceOf(InvalidOptionsException.class)
+                .isInstanceOf(InvalidSettingsException.class)
                 .hasMessage("mcpServers refers to credentials:jira, which has no value here (a credential this build may not use,"
                         + " or a variable it does not set).");
     }

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -21,7 +23,7 @@ class NetworkPolicyTest {
         try (FileServer web = FileServer.start().serve("/ok", "fetched-ok".getBytes(StandardCharsets.UTF_8))) {
             String origin = web.baseUrl();
             E2eRun run = E2eRun.with(Scripts.bashThenComplete("curl -s " + origin + "/ok", "Fetched."))
-                    .options(o -> o.allowTool("shell").allowUrl(origin))
+                    .options(o -> o.add(ALLOW_TOOLS, "shell").add(ALLOW_URLS, origin))
                     .run();
 
             assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -37,7 +39,7 @@ class NetworkPolicyTest {
         try (FileServer web = FileServer.start().serve("/secret", "never".getBytes(StandardCharsets.UTF_8))) {
             String origin = web.baseUrl();
             E2eRun run = E2eRun.with(Scripts.bashThenComplete("curl -s " + origin + "/secret", "Tried."))
-                    .options(o -> o.allowAllTools(true).denyUrl(origin))
+                    .options(o -> o.set(ALLOW_ALL_TOOLS, true).add(DENY_URLS, origin))
                     .run();
 
             assertThat(web.hits("/secret")).isZero();
@@ -56,7 +58,7 @@ class NetworkPolicyTest {
         try (FileServer web = FileServer.start().serve("/other", "never".getBytes(StandardCharsets.UTF_8))) {
             String origin = web.baseUrl();
             E2eRun run = E2eRun.with(Scripts.bashThenComplete("curl -s " + origin + "/other", "Tried."))
-                    .options(o -> o.allowTool("shell"))
+                    .options(o -> o.add(ALLOW_TOOLS, "shell"))
                     .run();
 
             assertThat(web.hits("/other")).isZero();

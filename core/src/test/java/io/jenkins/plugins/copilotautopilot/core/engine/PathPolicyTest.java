@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -17,7 +19,7 @@ class PathPolicyTest {
     @Test
     void withEveryToolAllowedAPathOutsideTheWorkingDirectoryIsDeniedAndTheLogSaysWhy() throws Exception {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete(OUTSIDE, "Tried."))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -31,7 +33,7 @@ class PathPolicyTest {
     @Test
     void allowAllPathsLetsTheToolReadThere() throws Exception {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete(OUTSIDE, "Read it."))
-                .options(o -> o.allowAllTools(true).allowAllPaths(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(ALLOW_ALL_PATHS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);

@@ -1,11 +1,12 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
-import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -248,10 +249,10 @@ class ResumeTest {
 
         Session(ScriptedModelServer server) throws Exception {
             Path work = Files.createDirectories(dir.resolve("work"));
-            AutopilotOptions options = AutopilotOptions.builder("Run two commands, then finish.").model("fake-model")
-                    .allowAllTools(true)
-                    .provider(new ProviderOptions(server.baseUrl(), "openai", "scripted-provider-key", null, true)).build();
-            command = CliCommandBuilder.build(options, TestCli.executable(), work.toString(),
+            TaskSpec options = TaskSpec.of("Run two commands, then finish.").set(MODEL, "fake-model")
+                    .set(ALLOW_ALL_TOOLS, true)
+                    .provider(server.baseUrl(), "openai", "scripted-provider-key", null, true);
+            command = Commands.build(options, TestCli.executable(), work.toString(),
                     dir.resolve("control").toString(), System.getenv());
         }
 
@@ -274,9 +275,7 @@ class ResumeTest {
                 channel.truncate(checkpoint.journalBytes());
             }
             OutputStream append = Files.newOutputStream(journal, StandardOpenOption.APPEND);
-            return engine(secondLog, append).resume(command.options().timeout(), command.options().inactivityTimeout(),
-                    SessionFollower.Budget.NONE,
-                    AutopilotEngine.secretValues(command.options(), command.secretVariables(), System.getenv()),
+            return engine(secondLog, append).resume(command.plan(), command.secretValues(System.getenv()),
                     session, checkpoint, startedAt);
         }
 

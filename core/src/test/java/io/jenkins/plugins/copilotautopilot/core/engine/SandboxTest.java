@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -35,7 +37,7 @@ class SandboxTest {
         assertThat(path.resolve("bwrap")).exists();
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hi > made.txt", "Made it."))
                 .environment("PATH", path.toString())
-                .options(o -> o.sandbox(true).allowAllTools(true))
+                .options(o -> o.set(SANDBOX, true).set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
@@ -54,7 +56,7 @@ class SandboxTest {
         Files.setPosixFilePermissions(slirp, PosixFilePermissions.fromString("rwxr-xr-x"));
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hi > made.txt", "Made it."))
                 .environment("PATH", pathWithout("slirp4netns", broken).toString())
-                .options(o -> o.sandbox(true).allowAllTools(true))
+                .options(o -> o.set(SANDBOX, true).set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
@@ -66,8 +68,9 @@ class SandboxTest {
 
     @Test
     void aWorkingSandboxRunsTheAgentsCommandsAndKeepsOutWhatItSays() throws Exception {
-        // not below the temp directory, the home, the PATH or the workspace, which the sandbox lets tools see
-        Path outside = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-outside-");
+        // not below the temp directory, the home, the PATH or the workspace, which the sandbox lets tools see; nor
+        // below this checkout, which may well be in one of those (a clone in the home or in /tmp)
+        Path outside = Files.createTempDirectory(Path.of("/dev/shm"), "sandbox-outside-");
         Files.writeString(outside.resolve("secret.txt"), "outside-the-workspace");
         try {
             probe(outside);
@@ -81,7 +84,7 @@ class SandboxTest {
         String probe = "echo in > made.txt; cat " + outside.resolve("secret.txt") + " || echo 'outside: unreadable';"
                 + " echo x > /etc/copilot-sandbox-probe || echo 'etc: read-only'";
         E2eRun run = E2eRun.with(Scripts.bashThenComplete(probe, "Probed."))
-                .options(o -> o.sandbox(true).allowAllTools(true).allowAllPaths(true))
+                .options(o -> o.set(SANDBOX, true).set(ALLOW_ALL_TOOLS, true).set(ALLOW_ALL_PATHS, true))
                 .run();
 
         assertThat(run.result.outcome()).as(run.result.reason()).isEqualTo(Outcome.COMPLETED);

@@ -1,8 +1,11 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
@@ -21,7 +24,11 @@ class UntrustedChangeRequestTest {
     private static E2eRun run(boolean untrusted) throws Exception {
         return E2eRun.with(request -> request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Reviewed."))
                 .workDir(dir -> Files.writeString(dir.resolve("AGENTS.md"), INJECTED))
-                .options(o -> o.untrusted(untrusted))
+                .options(o -> {
+                    if (untrusted) {
+                        o.untrusted();
+                    }
+                })
                 .run();
     }
 
@@ -40,21 +47,21 @@ class UntrustedChangeRequestTest {
 
     @Test
     void theRestrictedPolicyTakesAwayWhatAChangesAuthorCouldTurnAgainstTheBuild() {
-        AutopilotOptions options = AutopilotOptions.builder("Review.").allowAllTools(true).allowAllPaths(true)
-                .allowTool("shell(npm test)").allowTool("write").allowTool("edit(src/**)").toolSecret("NPM_TOKEN")
-                .mcpServers(McpServers.resolve("{\"t\": {\"command\": \"x\"}}", Map.of())).build();
+        TaskSpec options = TaskSpec.of("Review.").set(ALLOW_ALL_TOOLS, true).set(ALLOW_ALL_PATHS, true)
+                .add(ALLOW_TOOLS, "shell(npm test)").add(ALLOW_TOOLS, "write").add(ALLOW_TOOLS, "edit(src/**)").add(TOOL_SECRETS, "NPM_TOKEN")
+                .set(MCP_SERVERS, "{\"t\": {\"command\": \"x\"}}");
 
-        AutopilotOptions.Restricted r = options.restrictedForUntrusted();
+        SessionPlan.Restricted r = options.plan().restrictedForUntrusted();
 
-        assertThat(r.options().untrusted()).isTrue();
-        assertThat(r.options().allowAllTools()).isFalse();
-        assertThat(r.options().allowAllPaths()).isFalse();
-        assertThat(r.options().allowTools()).containsExactly("shell(npm test)");
-        assertThat(r.options().denyTools()).contains("write");
-        assertThat(r.options().toolSecrets()).isEmpty();
-        assertThat(r.options().mcpServers()).isNull();
+        assertThat(r.plan().get(UNTRUSTED)).isTrue();
+        assertThat(r.plan().get(ALLOW_ALL_TOOLS)).isFalse();
+        assertThat(r.plan().get(ALLOW_ALL_PATHS)).isFalse();
+        assertThat(r.plan().list(ALLOW_TOOLS)).containsExactly("shell(npm test)");
+        assertThat(r.plan().list(DENY_TOOLS)).contains("write");
+        assertThat(r.plan().list(TOOL_SECRETS)).isEmpty();
+        assertThat(r.plan().get(MCP_SERVERS)).isNull();
         assertThat(r.removed()).containsExactly("allowAllTools", "allowAllPaths", "allowTools write", "allowTools edit(src/**)",
                 "toolSecrets", "mcpServers");
-        assertThat(AutopilotOptions.builder("Review.").build().restrictedForUntrusted().removed()).isEmpty();
+        assertThat(TaskSpec.of("Review.").plan().restrictedForUntrusted().removed()).isEmpty();
     }
 }

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +14,7 @@ import io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
 import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
@@ -37,7 +40,7 @@ class UsageBudgetAndChangesTest {
         E2eRun run = E2eRun.with(request -> !request.used("bash")
                         ? Reply.bash("echo hi", 30).withText("Running it.").withUsage(1200, 30)
                         : request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Ran it.").withUsage(1500, 40))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -70,7 +73,7 @@ class UsageBudgetAndChangesTest {
     void theTokenBudgetStopsTheSessionOverBudget() throws Exception {
         long start = System.nanoTime();
         E2eRun run = E2eRun.with(request -> Reply.text("Still thinking, no task_complete yet.").withUsage(5000, 100))
-                .options(o -> o.maxTokens(12_000L).maxAutopilotContinues(20))
+                .options(o -> o.set(MAX_TOKENS, 12_000L).set(MAX_AUTOPILOT_CONTINUES, 20))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
@@ -93,7 +96,7 @@ class UsageBudgetAndChangesTest {
         E2eRun run = E2eRun.with(request -> request.turn() < 3 ? Reply.text("Thinking.").withUsage(5000, 100)
                         : Reply.taskComplete("Done.").withUsage(5000, 100))
                 .cli(new io.jenkins.plugins.copilotautopilot.core.command.CliExecutable(moved.toString(), null))
-                .options(o -> o.maxTokens(1_000_000L).maxAutopilotContinues(5))
+                .options(o -> o.set(MAX_TOKENS, 1_000_000L).set(MAX_AUTOPILOT_CONTINUES, 5))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
@@ -109,7 +112,7 @@ class UsageBudgetAndChangesTest {
     void withTheRecordsWhereTheCliWritesThemNoWarningIsGiven() throws Exception {
         E2eRun run = E2eRun.with(request -> request.turn() < 3 ? Reply.text("Thinking.").withUsage(5000, 100)
                         : Reply.taskComplete("Done.").withUsage(5000, 100))
-                .options(o -> o.maxTokens(1_000_000L).maxAutopilotContinues(5))
+                .options(o -> o.set(MAX_TOKENS, 1_000_000L).set(MAX_AUTOPILOT_CONTINUES, 5))
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.result.warnings()).isEmpty();
@@ -151,7 +154,7 @@ class UsageBudgetAndChangesTest {
         };
         ListLogSink log = new ListLogSink(false);
         SessionResult result = AutopilotEngine.builder(log).timings(Commands.FAST).build()
-                .run(Commands.of(Commands.simple().options().toBuilder().maxPremiumRequests(2.0).build()), command -> session);
+                .run(Commands.of(TaskSpec.of("Do the task").githubToken("github_pat_testtoken123456").set(MAX_PREMIUM_REQUESTS, 2.0)), command -> session);
 
         assertThat(result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
         assertThat(result.reason()).endsWith(": premium requests used: 2, limit 2; the Copilot CLI was stopped.");
@@ -161,7 +164,7 @@ class UsageBudgetAndChangesTest {
     @Test
     void whatTheAgentChangedInTheGitWorkTreeIsReported() throws Exception {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("printf 'hello\\nworld\\n' > hello.txt && rm old.txt", "Wrote hello.txt."))
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .workDir(dir -> {
                     git(dir, "init", "-q");
                     git(dir, "config", "user.email", "t@example.invalid");
@@ -200,7 +203,7 @@ class UsageBudgetAndChangesTest {
                     }
                     return request.used("task_complete") ? Reply.text("Done.") : Reply.taskComplete("Wrote shell.txt and notes.md.");
                 })
-                .options(o -> o.allowAllTools(true))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
                 .workDir(work::set) // a new folder outside any git work tree
                 .run();
 

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
@@ -63,7 +65,7 @@ class VerifyStopTest {
     void anAbortTheMomentTheCheckIsAnnouncedStopsItBeforeItRuns() throws Exception {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         E2eRun run = E2eRun.with(fixingWith("touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify(SLOW_CHECK))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, SLOW_CHECK))
                 .engine(engine::set)
                 .listener(new SessionListener() {
                     @Override
@@ -83,7 +85,7 @@ class VerifyStopTest {
     void anAbortWhileTheChecksCommandRunsStopsItAndTheLoop() throws Exception {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         E2eRun run = E2eRun.with(fixingWith("touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify(SLOW_CHECK))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, SLOW_CHECK))
                 .engine(engine::set)
                 .listener(onceTheCheckRuns("sleep 61", () -> engine.get().abort()))
                 .run();
@@ -98,7 +100,7 @@ class VerifyStopTest {
     @Test
     void theWallClockLimitStopsALongCheck() throws Exception {
         E2eRun run = E2eRun.with(fixingWith("touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify("echo checking; sleep 300; echo late").timeout(Duration.ofSeconds(30)))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, "echo checking; sleep 300; echo late").set(TIMEOUT, Duration.ofSeconds(30)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
@@ -112,7 +114,7 @@ class VerifyStopTest {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         CountDownLatch waiting = new CountDownLatch(1);
         E2eRun run = E2eRun.with(fixingWith("touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify(CHECK))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, CHECK))
                 .engine(engine::set)
                 // the follower's answer is held back: the launch script waits until the stop ends the wait
                 .session(session -> new ForwardingCliSession(session) {
@@ -135,7 +137,7 @@ class VerifyStopTest {
     void anAbortInTheResumedCliEndsTheSessionWithoutAnotherRound() throws Exception {
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         E2eRun run = E2eRun.with(fixingWith("sleep 62; touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify(CHECK))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, CHECK))
                 .engine(engine::set)
                 .listener(new SessionListener() {
                     @Override
@@ -157,7 +159,7 @@ class VerifyStopTest {
     @Test
     void theToolLimitInTheResumedCliEndsTheSessionWithoutAnotherRound() throws Exception {
         E2eRun run = E2eRun.with(fixingWith("sleep 63; touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify(CHECK).toolTimeout(Duration.ofSeconds(3)))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, CHECK).set(TOOL_TIMEOUT, Duration.ofSeconds(3)))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
@@ -170,7 +172,7 @@ class VerifyStopTest {
     void aBudgetCrossedInTheResumedCliEndsTheSessionWithoutAnotherRound() throws Exception {
         // each model call reports 1,020 tokens: the first run's one call is within the budget, the resumed run's is not
         E2eRun run = E2eRun.with(fixingWith("sleep 64; touch fixed.txt"))
-                .options(o -> o.allowAllTools(true).verify(CHECK).maxTokens(1500L))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, CHECK).set(MAX_TOKENS, 1500L))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.OVER_BUDGET);

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,7 +25,7 @@ class VerifyTest {
 
     @Test
     void aCheckThatFailsOnceIsFixedInTheSameSessionAndPassesInRoundTwo() throws Exception {
-        E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.allowAllTools(true).verify(CHECK)).run();
+        E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, CHECK)).run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.result.verified()).isTrue();
@@ -57,8 +59,8 @@ class VerifyTest {
     void aCheckThatNeverPassesIsNotVerifiedAndItsSecretsNeverReachTheModel() throws Exception {
         String secret = "s3cr3t-verify-value-9876";
         E2eRun run = E2eRun.with(FIX_WHEN_TOLD)
-                .options(o -> o.allowAllTools(true).verify("echo \"token is $VERIFY_SECRET\"; echo broken; exit 1")
-                        .secretEnvVar("VERIFY_SECRET"))
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, "echo \"token is $VERIFY_SECRET\"; echo broken; exit 1")
+                        .add(SECRET_ENV_VARS, "VERIFY_SECRET"))
                 .environment("VERIFY_SECRET", secret)
                 .run();
 
@@ -77,7 +79,7 @@ class VerifyTest {
 
     @Test
     void aCheckThatCannotStartIsOneClearLineAndTheAgentIsNotSentBack() throws Exception {
-        E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.verify("no-such-test-runner --all")).run();
+        E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.set(VERIFY, "no-such-test-runner --all")).run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
         assertThat(run.result.verifyRounds()).isEqualTo(1);
@@ -92,7 +94,7 @@ class VerifyTest {
     void anAbortWhileTheCheckRunsStopsItAndDecidesNothingAboutIt() throws Exception {
         java.util.concurrent.atomic.AtomicReference<AutopilotEngine> engine = new java.util.concurrent.atomic.AtomicReference<>();
         E2eRun run = E2eRun.with(FIX_WHEN_TOLD)
-                .options(o -> o.verify("echo checking; sleep 60"))
+                .options(o -> o.set(VERIFY, "echo checking; sleep 60"))
                 .engine(engine::set)
                 .listener(new io.jenkins.plugins.copilotautopilot.core.session.SessionListener() {
                     @Override
@@ -112,7 +114,7 @@ class VerifyTest {
     @Test
     void aCheckIsNotRunWhenTheAgentNeverCompletes() throws Exception {
         E2eRun run = E2eRun.with(request -> Reply.text("Still thinking."))
-                .options(o -> o.maxAutopilotContinues(1).verify("echo ran > verify-ran.txt"))
+                .options(o -> o.set(MAX_AUTOPILOT_CONTINUES, 1).set(VERIFY, "echo ran > verify-ran.txt"))
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.INCOMPLETE);

@@ -1,8 +1,11 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -72,9 +75,9 @@ class LaunchScriptTest {
     void userTextReachesTheCliAsDataAndNeverAsShellCode() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work dir 'with' $(quotes)"));
         Path control = dir.resolve("control 'it''s' `x` $(y)");
-        AutopilotOptions options = AutopilotOptions.builder(HOSTILE).githubToken("github_pat_a$b'c\"d`e")
-                .allowTool("shell(echo $(whoami) `id`)").denyTool("write(it's)").model("m'o$(d)el").build();
-        CliCommand command = CliCommandBuilder.build(options, new CliExecutable(recorder().toString(), null), work.toString(),
+        TaskSpec options = TaskSpec.of(HOSTILE).githubToken("github_pat_a$b'c\"d`e")
+                .add(ALLOW_TOOLS, "shell(echo $(whoami) `id`)").add(DENY_TOOLS, "write(it's)").set(MODEL, "m'o$(d)el");
+        CliCommand command = Commands.build(options, new CliExecutable(recorder().toString(), null), work.toString(),
                 control.toString(), Map.of());
 
         SessionPoll end = runToEnd(new LocalCliLauncher().launch(command));
@@ -143,7 +146,7 @@ class LaunchScriptTest {
         Files.createDirectories(binary);
         Files.move(recorder(), binary.resolve("copilot"));
         Path work = Files.createDirectories(dir.resolve("w"));
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").build(),
+        CliCommand command = Commands.build(TaskSpec.of("task"),
                 new CliExecutable(npm.toString(), null), work.toString(), dir.resolve("c").toString(), Map.of());
 
         SessionPoll end = runToEnd(new LocalCliLauncher().launch(command));
@@ -158,7 +161,7 @@ class LaunchScriptTest {
         Path work = Files.createDirectories(dir.resolve("w"));
         for (List<String> tried : List.of(List.of(dir.resolve("nothing-here").toString(), "cannot run " + dir.resolve("nothing-here") + " (No such file or directory)"),
                 List.of(dir.toString(), "the Copilot CLI was not found in the folder " + dir))) {
-            CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("task").build(), new CliExecutable(tried.get(0), null),
+            CliCommand command = Commands.build(TaskSpec.of("task"), new CliExecutable(tried.get(0), null),
                     work.toString(), Files.createTempDirectory(dir, "c").toString(), Map.of());
             SessionPoll end = runToEnd(new LocalCliLauncher().launch(command));
             assertThat(end.launchError()).isEqualTo(tried.get(1));

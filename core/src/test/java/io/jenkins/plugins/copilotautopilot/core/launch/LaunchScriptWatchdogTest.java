@@ -1,10 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -63,7 +66,7 @@ class LaunchScriptWatchdogTest {
         Path work = Files.createDirectories(dir.resolve("work"));
         Path in = dir.resolve("ws@tmp/copilot-autopilot-1");
         Path control = Files.createDirectories(dir.resolve("ws@tmp/copilot-autopilot-1@tmp/durable-1"));
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("the task").githubToken("github_pat_watchdog_1").build(),
+        CliCommand command = Commands.build(TaskSpec.of("the task").githubToken("github_pat_watchdog_1"),
                 new CliExecutable(cli, null), work.toString(), in.toString(), Map.of());
         runId = command.runId();
         Map<String, byte[]> files = new HashMap<>(LaunchFiles.of(command, describe));

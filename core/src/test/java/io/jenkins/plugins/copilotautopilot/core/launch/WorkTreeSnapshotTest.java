@@ -1,10 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -58,7 +61,7 @@ class WorkTreeSnapshotTest {
 
     private SessionPoll runAgent(Path repo, String agent, boolean recordChanges) throws Exception {
         Path cli = ScriptCli.write(dir.resolve("bin"), agent + "\necho '{\"type\":\"result\",\"exitCode\":0}'");
-        CliCommand command = CliCommandBuilder.build(AutopilotOptions.builder("change things").recordChanges(recordChanges).build(),
+        CliCommand command = Commands.build(TaskSpec.of("change things").set(RECORD_CHANGES, recordChanges),
                 new CliExecutable(cli.toString(), null), repo.toString(), dir.resolve("control").toString(), Map.of());
         CliSession session = new LocalCliLauncher().launch(command);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

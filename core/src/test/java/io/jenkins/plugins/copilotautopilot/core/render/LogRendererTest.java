@@ -1,5 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.render;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
@@ -11,7 +14,6 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
 import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -106,8 +108,8 @@ class LogRendererTest {
 
     @Test
     void headerWarnsAboutAllowAllTools() {
-        renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).allowAllTools(true)
-                .denyTool("shell(rm)").model("gpt-x").maxAutopilotContinues(3).build()));
+        renderer.header(Commands.of(TaskSpec.of("x").githubToken(SECRET).set(ALLOW_ALL_TOOLS, true)
+                .add(DENY_TOOLS, "shell(rm)").set(MODEL, "gpt-x").set(MAX_AUTOPILOT_CONTINUES, 3)));
         assertThat(sink.lines()).containsExactly(
                 "[copilot] Copilot CLI 1.0.102 (/opt/copilot/copilot) in /work",
                 "[copilot] Model: gpt-x | autopilot continuations: at most 3 | limits: 1h wall clock, 10m without events",
@@ -120,8 +122,8 @@ class LogRendererTest {
 
     @Test
     void headerNamesTheSecretsHiddenFromToolsAndThoseHandedToThem() {
-        renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).secretEnvVar("DEPLOY_KEY")
-                .secretEnvVar("NPM_TOKEN").toolSecret("NPM_TOKEN").build()));
+        renderer.header(Commands.of(TaskSpec.of("x").githubToken(SECRET).add(SECRET_ENV_VARS, "DEPLOY_KEY")
+                .add(SECRET_ENV_VARS, "NPM_TOKEN").add(TOOL_SECRETS, "NPM_TOKEN")));
         assertThat(sink.lines()).contains(
                 "[copilot] Secret variables: DEPLOY_KEY hidden from tools; NPM_TOKEN handed to tools (masked here)");
         assertThat(sink.text()).doesNotContain(SECRET);
@@ -161,14 +163,14 @@ class LogRendererTest {
         SessionState state = new SessionState(100, 0, 1, 1, 0, 0, 1, 0, 0, true, "Done.", true, null,
                 "task_complete", true, new ResultInfo("abc", 0, 0.0, 10L, 20L, 0, 0, 0, List.of()), "m", null, null, "x");
         SessionOutcome completed = new SessionOutcome(Outcome.COMPLETED, "The agent called task_complete after 1 turn.");
-        renderer.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).build()));
+        renderer.header(Commands.of(TaskSpec.of("x").githubToken(SECRET)));
         renderer.closing(completed, state, Duration.ofSeconds(5));
         assertThat(sink.lines()).endsWith("[copilot] Code changes by the CLI's edit tools: +0 -0 in 0 files; not a git work tree,"
                 + " so shell commands' changes are not counted", "[copilot] Session abc | CLI exit code 0");
 
         ListLogSink off = new ListLogSink(false);
         LogRenderer notRecording = new LogRenderer(off, SecretMasker.of(List.of(SECRET)));
-        notRecording.header(Commands.of(AutopilotOptions.builder("x").githubToken(SECRET).recordChanges(false).build()));
+        notRecording.header(Commands.of(TaskSpec.of("x").githubToken(SECRET).set(RECORD_CHANGES, false)));
         notRecording.closing(completed, state, Duration.ofSeconds(5));
         assertThat(off.lines()).contains("[copilot] Code changes by the CLI's edit tools: +0 -0 in 0 files; changes are not"
                 + " recorded (recordChanges is off), so shell commands' changes are not counted");

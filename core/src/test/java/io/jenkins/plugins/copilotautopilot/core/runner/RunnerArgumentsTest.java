@@ -1,9 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,8 +25,8 @@ class RunnerArgumentsTest {
         return RunnerArguments.parse(args, env, NO_INPUT);
     }
 
-    private static AutopilotOptions options(String... args) throws Exception {
-        return parse(Map.of(), args).options();
+    private static RunnerArguments.Parsed options(String... args) throws Exception {
+        return parse(Map.of(), args);
     }
 
     @Test
@@ -37,23 +37,23 @@ class RunnerArgumentsTest {
                 "--allow-all-tools", "--allow-tool", "shell(npm test)", "--deny-tool=shell(rm)", "--add-dir", data.toString(),
                 "--timeout", "1h30m", "--inactivity-timeout", "90s", "--journal", "/tmp/j.jsonl", "--timeline", "/tmp/t.svg",
                 "--secret-env-var", "NPM_TOKEN");
-        AutopilotOptions o = parsed.options();
-        assertThat(o.prompt()).isEqualTo("Fix it");
+        RunnerArguments.Parsed o = parsed;
+        assertThat(o.task().prompt()).isEqualTo("Fix it");
         assertThat(parsed.workingDirectory()).isEqualTo("/repo");
         assertThat(parsed.copilotPath()).isEqualTo("/opt/cli");
         assertThat(parsed.journal()).isEqualTo(Path.of("/tmp/j.jsonl"));
         assertThat(parsed.timeline()).isEqualTo(Path.of("/tmp/t.svg"));
-        assertThat(o.model()).isEqualTo("gpt-5");
-        assertThat(o.maxAutopilotContinues()).isEqualTo(3);
-        assertThat(o.allowAllTools()).isTrue();
-        assertThat(o.allowTools()).containsExactly("shell(npm test)");
-        assertThat(o.denyTools()).containsExactly("shell(rm)");
-        assertThat(o.addDirs()).containsExactly(data.toString());
-        assertThat(o.secretEnvVars()).containsExactly("NPM_TOKEN");
-        assertThat(o.timeout()).isEqualTo(Duration.ofMinutes(90));
-        assertThat(o.inactivityTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(o.githubToken()).isEqualTo("github_pat_env123");
-        assertThat(o.provider()).isNull();
+        assertThat(o.plan().get(MODEL)).isEqualTo("gpt-5");
+        assertThat(o.plan().get(MAX_AUTOPILOT_CONTINUES)).isEqualTo(3);
+        assertThat(o.plan().get(ALLOW_ALL_TOOLS)).isTrue();
+        assertThat(o.plan().list(ALLOW_TOOLS)).containsExactly("shell(npm test)");
+        assertThat(o.plan().list(DENY_TOOLS)).containsExactly("shell(rm)");
+        assertThat(o.plan().list(ADD_DIRS)).containsExactly(data.toString());
+        assertThat(o.plan().list(SECRET_ENV_VARS)).containsExactly("NPM_TOKEN");
+        assertThat(o.plan().limit(TIMEOUT)).isEqualTo(Duration.ofMinutes(90));
+        assertThat(o.plan().limit(INACTIVITY_TIMEOUT)).isEqualTo(Duration.ofSeconds(90));
+        assertThat(o.task().githubToken()).isEqualTo("github_pat_env123");
+        assertThat(o.plan().get(PROVIDER_BASE_URL)).isNull();
         assertThat(parsed.help()).isFalse();
         assertThat(parsed.version()).isFalse();
     }
@@ -64,54 +64,54 @@ class RunnerArgumentsTest {
             {"--prompt", "a=b c"}, {"--prompt=a=b c"}, {"-p", "a=b c"}, {"-p=a=b c"},
         };
         for (String[] form : forms) {
-            assertThat(options(form).prompt()).as(String.join(" ", form)).isEqualTo("a=b c");
+            assertThat(options(form).task().prompt()).as(String.join(" ", form)).isEqualTo("a=b c");
         }
         assertThat(parse(Map.of(), "-p", "x", "--dir=/w").workingDirectory()).isEqualTo("/w");
         assertThat(parse(Map.of(), "-p", "x", "-C", "/w").workingDirectory()).isEqualTo("/w");
         assertThat(parse(Map.of(), "-p", "x", "--copilot=/c").copilotPath()).isEqualTo("/c");
-        assertThat(options("-p", "x", "--model=gpt").model()).isEqualTo("gpt");
-        assertThat(options("-p", "x", "--max-autopilot-continues=0").maxAutopilotContinues()).isZero();
-        assertThat(options("-p", "x", "--timeout=0").timeout()).isNull();
-        assertThat(options("-p", "x", "--inactivity-timeout=2m").inactivityTimeout()).isEqualTo(Duration.ofMinutes(2));
-        assertThat(options("-p", "x", "--allow-tool=write").allowTools()).containsExactly("write");
-        assertThat(options("-p", "x", "--secret-env-var=K").secretEnvVars()).containsExactly("K");
+        assertThat(options("-p", "x", "--model=gpt").plan().get(MODEL)).isEqualTo("gpt");
+        assertThat(options("-p", "x", "--max-autopilot-continues=0").plan().get(MAX_AUTOPILOT_CONTINUES)).isZero();
+        assertThat(options("-p", "x", "--timeout=0").plan().limit(TIMEOUT)).isNull();
+        assertThat(options("-p", "x", "--inactivity-timeout=2m").plan().limit(INACTIVITY_TIMEOUT)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(options("-p", "x", "--allow-tool=write").plan().list(ALLOW_TOOLS)).containsExactly("write");
+        assertThat(options("-p", "x", "--secret-env-var=K").plan().list(SECRET_ENV_VARS)).containsExactly("K");
         assertThat(parse(Map.of(), "-p", "x", "--journal=j.jsonl").journal()).isEqualTo(Path.of("j.jsonl"));
-        AutopilotOptions provider = parse(Map.of(), "-p", "x", "--provider-base-url=http://127.0.0.1:1/v1", "--model", "m",
-                "--provider-type=azure", "--provider-wire-api=responses").options();
-        assertThat(provider.provider().baseUrl()).isEqualTo("http://127.0.0.1:1/v1");
-        assertThat(provider.provider().type()).isEqualTo("azure");
-        assertThat(provider.provider().wireApi()).isEqualTo("responses");
-        assertThat(options("-p", "x", "--model=").model()).as("an empty value is a value, not a missing one").isNull();
+        RunnerArguments.Parsed provider = parse(Map.of(), "-p", "x", "--provider-base-url=http://127.0.0.1:1/v1", "--model", "m",
+                "--provider-type=azure", "--provider-wire-api=responses");
+        assertThat(provider.plan().get(PROVIDER_BASE_URL)).isEqualTo("http://127.0.0.1:1/v1");
+        assertThat(provider.plan().get(PROVIDER_TYPE)).isEqualTo("azure");
+        assertThat(provider.plan().get(PROVIDER_WIRE_API)).isEqualTo("responses");
+        assertThat(options("-p", "x", "--model=").plan().get(MODEL)).as("an empty value is a value, not a missing one").isNull();
     }
 
     @Test
     void changesAreRecordedUnlessTurnedOffAndThePatchNeedsThem() throws Exception {
-        assertThat(options("-p", "x").recordChanges()).isTrue();
-        assertThat(options("-p", "x", "--record-changes=false").recordChanges()).isFalse();
+        assertThat(options("-p", "x").plan().get(RECORD_CHANGES)).isTrue();
+        assertThat(options("-p", "x", "--record-changes=false").plan().get(RECORD_CHANGES)).isFalse();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--record-changes=false", "--changes", "c.patch"))
                 .hasMessage("--changes needs what the agent changed to be recorded: leave out --record-changes=false");
     }
 
     @Test
     void urlRules() throws Exception {
-        AutopilotOptions options = options("-p", "x", "--allow-url", "https://registry.example.com", "--deny-url=evil.example",
+        RunnerArguments.Parsed options = options("-p", "x", "--allow-url", "https://registry.example.com", "--deny-url=evil.example",
                 "--deny-url", "http://127.0.0.1:9");
-        assertThat(options.allowUrls()).containsExactly("https://registry.example.com");
-        assertThat(options.denyUrls()).containsExactly("evil.example", "http://127.0.0.1:9");
-        assertThat(options.sandbox()).isFalse();
+        assertThat(options.plan().list(ALLOW_URLS)).containsExactly("https://registry.example.com");
+        assertThat(options.plan().list(DENY_URLS)).containsExactly("evil.example", "http://127.0.0.1:9");
+        assertThat(options.plan().get(SANDBOX)).isFalse();
         // whether the machine can run the sandbox is the launch script's to find out, where the CLI runs (SandboxTest)
-        assertThat(options("-p", "x", "--sandbox").sandbox()).isTrue();
+        assertThat(options("-p", "x", "--sandbox").plan().get(SANDBOX)).isTrue();
     }
 
     @Test
     void mcpConfigTakesItsSecretsFromTheEnvironment(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         Path config = java.nio.file.Files.writeString(tmp.resolve("mcp.json"),
                 "{\"tickets\": {\"command\": \"node\", \"env\": {\"TOKEN\": \"${env:TICKETS_TOKEN}\"}}}");
-        AutopilotOptions options = parse(Map.of("TICKETS_TOKEN", "tkt_secret"), "-p", "x", "--mcp-config", config.toString()).options();
-        assertThat(options.mcpServers().servers()).containsExactly("tickets");
-        assertThat(options.mcpServers().json()).contains("\"TOKEN\":\"tkt_secret\"");
-        assertThat(options.secretValues()).contains("tkt_secret");
-        assertThat(options.toString()).doesNotContain("tkt_secret");
+        RunnerArguments.Parsed options = parse(Map.of("TICKETS_TOKEN", "tkt_secret"), "-p", "x", "--mcp-config", config.toString());
+        assertThat(options.task().mcpServers().servers()).containsExactly("tickets");
+        assertThat(options.task().mcpServers().json()).contains("\"TOKEN\":\"tkt_secret\"");
+        assertThat(options.task().secretValues()).contains("tkt_secret");
+        assertThat(options.task().toString()).doesNotContain("tkt_secret");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--mcp-config", config.toString()))
                 .isInstanceOf(RunnerArguments.UsageException.class)
                 .hasMessage("--mcp-config " + config + ": mcpServers refers to env:TICKETS_TOKEN, which has no value here"
@@ -120,18 +120,18 @@ class RunnerArgumentsTest {
 
     @Test
     void booleanOptionsHonourAnExplicitValue() throws Exception {
-        assertThat(options("-p", "x", "--allow-all-tools").allowAllTools()).isTrue();
-        assertThat(options("-p", "x", "--allow-all-tools=true").allowAllTools()).isTrue();
-        assertThat(options("-p", "x", "--allow-all-tools=TRUE").allowAllTools()).isTrue();
-        assertThat(options("-p", "x", "--allow-all-tools=false").allowAllTools()).isFalse();
-        assertThat(parse(PROVIDER, "-p", "x", "--offline").options().provider().offline()).isTrue();
-        assertThat(parse(PROVIDER, "-p", "x", "--offline=true").options().provider().offline()).isTrue();
-        assertThat(parse(PROVIDER, "-p", "x", "--offline=false").options().provider().offline()).isFalse();
+        assertThat(options("-p", "x", "--allow-all-tools").plan().get(ALLOW_ALL_TOOLS)).isTrue();
+        assertThat(options("-p", "x", "--allow-all-tools=true").plan().get(ALLOW_ALL_TOOLS)).isTrue();
+        assertThat(options("-p", "x", "--allow-all-tools=TRUE").plan().get(ALLOW_ALL_TOOLS)).isTrue();
+        assertThat(options("-p", "x", "--allow-all-tools=false").plan().get(ALLOW_ALL_TOOLS)).isFalse();
+        assertThat(parse(PROVIDER, "-p", "x", "--offline").plan().get(OFFLINE)).isTrue();
+        assertThat(parse(PROVIDER, "-p", "x", "--offline=true").plan().get(OFFLINE)).isTrue();
+        assertThat(parse(PROVIDER, "-p", "x", "--offline=false").plan().get(OFFLINE)).isFalse();
         Map<String, String> offlineEnv = new java.util.HashMap<>(PROVIDER);
         offlineEnv.put("COPILOT_OFFLINE", "true");
-        assertThat(parse(offlineEnv, "-p", "x", "--offline=false").options().provider().offline())
+        assertThat(parse(offlineEnv, "-p", "x", "--offline=false").plan().get(OFFLINE))
                 .as("the option wins over COPILOT_OFFLINE").isFalse();
-        assertThat(options("-p", "x", "--offline=false").provider()).as("offline=false needs no provider").isNull();
+        assertThat(options("-p", "x", "--offline=false").plan().get(PROVIDER_BASE_URL)).as("offline=false needs no provider").isNull();
         assertThatThrownBy(() -> options("-p", "x", "--allow-all-tools=yes"))
                 .hasMessage("--allow-all-tools takes no value, or =true or =false; got 'yes'");
         assertThatThrownBy(() -> options("-p", "x", "--offline="))
@@ -140,9 +140,9 @@ class RunnerArgumentsTest {
 
     @Test
     void aBooleanOptionDoesNotSwallowTheNextArgument() throws Exception {
-        AutopilotOptions o = options("--allow-all-tools", "-p", "x");
-        assertThat(o.allowAllTools()).isTrue();
-        assertThat(o.prompt()).isEqualTo("x");
+        RunnerArguments.Parsed o = options("--allow-all-tools", "-p", "x");
+        assertThat(o.plan().get(ALLOW_ALL_TOOLS)).isTrue();
+        assertThat(o.task().prompt()).isEqualTo("x");
     }
 
     @Test
@@ -150,11 +150,11 @@ class RunnerArgumentsTest {
         RunnerArguments.Parsed parsed = parse(Map.of("COPILOT_CLI", "/env/cli", "COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:9/v1",
                 "COPILOT_PROVIDER_API_KEY", "sk-env", "COPILOT_MODEL", "local", "COPILOT_OFFLINE", "true"), "--prompt", "t");
         assertThat(parsed.copilotPath()).isEqualTo("/env/cli");
-        assertThat(parsed.options().timeout()).isEqualTo(AutopilotOptions.DEFAULT_TIMEOUT);
-        assertThat(parsed.options().inactivityTimeout()).isEqualTo(AutopilotOptions.DEFAULT_INACTIVITY_TIMEOUT);
-        assertThat(parsed.options().provider().apiKey()).isEqualTo("sk-env");
-        assertThat(parsed.options().provider().offline()).isTrue();
-        assertThat(parsed.options().model()).isEqualTo("local");
+        assertThat(parsed.plan().limit(TIMEOUT)).isEqualTo(Duration.ofMinutes(60));
+        assertThat(parsed.plan().limit(INACTIVITY_TIMEOUT)).isEqualTo(Duration.ofMinutes(10));
+        assertThat(parsed.task().providerApiKey()).isEqualTo("sk-env");
+        assertThat(parsed.plan().get(OFFLINE)).isTrue();
+        assertThat(parsed.plan().get(MODEL)).isEqualTo("local");
         assertThat(parse(Map.of("COPILOT_CLI", "/env/cli"), "-p", "t", "--copilot", "/opt/cli").copilotPath()).isEqualTo("/opt/cli");
     }
 
@@ -169,31 +169,30 @@ class RunnerArgumentsTest {
 
     @Test
     void zeroToolAndStartupTimeoutsMeanNoLimit() throws Exception {
-        AutopilotOptions none = options("-p", "x", "--tool-timeout", "0", "--startup-timeout", "0s");
-        assertThat(none.toolTimeout()).as("no limit on a tool call").isNull();
-        assertThat(none.startupTimeout()).as("no limit on the start").isNull();
-        assertThat(none.validate(RunnerArguments::optionName)).isEmpty();
-        AutopilotOptions some = options("-p", "x", "--tool-timeout", "90s", "--startup-timeout", "2");
-        assertThat(some.toolTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(some.startupTimeout()).isEqualTo(Duration.ofMinutes(2));
+        RunnerArguments.Parsed none = options("-p", "x", "--tool-timeout", "0", "--startup-timeout", "0s");
+        assertThat(none.plan().limit(TOOL_TIMEOUT)).as("no limit on a tool call").isNull();
+        assertThat(none.plan().limit(STARTUP_TIMEOUT)).as("no limit on the start").isNull();
+        RunnerArguments.Parsed some = options("-p", "x", "--tool-timeout", "90s", "--startup-timeout", "2");
+        assertThat(some.plan().limit(TOOL_TIMEOUT)).isEqualTo(Duration.ofSeconds(90));
+        assertThat(some.plan().limit(STARTUP_TIMEOUT)).isEqualTo(Duration.ofMinutes(2));
     }
 
     @Test
     void maxVerifyRoundsNeedsAVerifyCommand() throws Exception {
         assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--max-verify-rounds", "3"))
                 .hasMessage("--max-verify-rounds needs --verify CMD");
-        AutopilotOptions verified = options("-p", "x", "--verify", "make test", "--max-verify-rounds", "3");
-        assertThat(verified.verify()).isEqualTo("make test");
-        assertThat(verified.maxVerifyRounds()).isEqualTo(3);
+        RunnerArguments.Parsed verified = options("-p", "x", "--verify", "make test", "--max-verify-rounds", "3");
+        assertThat(verified.plan().get(VERIFY)).isEqualTo("make test");
+        assertThat(verified.plan().get(MAX_VERIFY_ROUNDS)).isEqualTo(3);
     }
 
     @Test
     void promptFromFileOrStdin() throws Exception {
         Path file = Files.writeString(dir.resolve("task.md"), "Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
-        assertThat(options("--prompt-file", file.toString()).prompt())
+        assertThat(options("--prompt-file", file.toString()).task().prompt())
                 .isEqualTo("Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
         assertThat(RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of(),
-                new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8))).options().prompt()).isEqualTo("from stdin");
+                new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8))).task().prompt()).isEqualTo("from stdin");
     }
 
     @Test
@@ -226,7 +225,7 @@ class RunnerArgumentsTest {
         assertThatThrownBy(() -> options("-p", "x", "--add-dir", file.toString()))
                 .hasMessage("--add-dir " + file + ": not a directory");
         Files.createDirectories(dir.resolve("repo/libs"));
-        assertThat(parse(Map.of(), "-p", "x", "-C", dir.resolve("repo").toString(), "--add-dir", "libs").options().addDirs())
+        assertThat(parse(Map.of(), "-p", "x", "-C", dir.resolve("repo").toString(), "--add-dir", "libs").plan().list(ADD_DIRS))
                 .as("relative to --dir, where the CLI runs").containsExactly("libs");
     }
 
@@ -244,7 +243,7 @@ class RunnerArgumentsTest {
         for (String option : new String[] {"--prompt", "-p", "--prompt-file", "-C", "--dir", "--copilot", "--model",
             "--max-autopilot-continues", "--allow-tool", "--deny-tool", "--add-dir", "--timeout", "--inactivity-timeout",
             "--journal", "--timeline", "--provider-base-url", "--provider-type", "--provider-wire-api", "--secret-env-var"}) {
-            assertThatThrownBy(() -> options("-p", "x", option).prompt()).as(option).hasMessage(option + " needs a value");
+            assertThatThrownBy(() -> options("-p", "x", option).task().prompt()).as(option).hasMessage(option + " needs a value");
         }
     }
 
@@ -252,12 +251,12 @@ class RunnerArgumentsTest {
     void repeatableOptionsAddUpAndOthersMayBeGivenOnce() throws Exception {
         Path a = Files.createDirectories(dir.resolve("a"));
         Path b = Files.createDirectories(dir.resolve("b"));
-        AutopilotOptions o = options("-p", "x", "--allow-tool", "write", "--allow-tool=shell(ls)", "--deny-tool", "a",
+        RunnerArguments.Parsed o = options("-p", "x", "--allow-tool", "write", "--allow-tool=shell(ls)", "--deny-tool", "a",
                 "--deny-tool", "b", "--add-dir", a.toString(), "--add-dir=" + b, "--secret-env-var", "A", "--secret-env-var", "B");
-        assertThat(o.allowTools()).containsExactly("write", "shell(ls)");
-        assertThat(o.denyTools()).containsExactly("a", "b");
-        assertThat(o.addDirs()).containsExactly(a.toString(), b.toString());
-        assertThat(o.secretEnvVars()).containsExactly("A", "B");
+        assertThat(o.plan().list(ALLOW_TOOLS)).containsExactly("write", "shell(ls)");
+        assertThat(o.plan().list(DENY_TOOLS)).containsExactly("a", "b");
+        assertThat(o.plan().list(ADD_DIRS)).containsExactly(a.toString(), b.toString());
+        assertThat(o.plan().list(SECRET_ENV_VARS)).containsExactly("A", "B");
         assertThatThrownBy(() -> options("-p", "x", "--model", "a", "--model=b")).hasMessage("--model is given twice; give it once");
         assertThatThrownBy(() -> options("-p", "x", "--prompt", "y")).hasMessage("--prompt is given twice; give it once");
         assertThatThrownBy(() -> options("-p", "x", "--allow-all-tools", "--allow-all-tools=false"))

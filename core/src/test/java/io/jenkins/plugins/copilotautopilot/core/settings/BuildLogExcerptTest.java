@@ -1,8 +1,10 @@
 package io.jenkins.plugins.copilotautopilot.core.settings;
 
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
+import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,9 +43,9 @@ class BuildLogExcerptTest {
         String task = "y".repeat(200_000);
         BuildLogExcerpt excerpt = BuildLogExcerpt.append(task, console, 10_000, SecretMasker.none()::mask, "b #1");
 
-        assertThat(excerpt.task().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(AutopilotOptions.MAX_PROMPT_BYTES);
+        assertThat(excerpt.task().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(MAX_PROMPT_BYTES);
         assertThat(excerpt.lines()).isLessThan(10_000).isGreaterThan(2_000);
         assertThat(excerpt.task()).contains("\n9999 x").startsWith(task);
-        assertThat(AutopilotOptions.builder("x").build().withPrompt(excerpt.task()).validate()).isEmpty();
+        assertThat(TaskSpec.of(excerpt.task()).problems()).isEmpty();
     }
 }

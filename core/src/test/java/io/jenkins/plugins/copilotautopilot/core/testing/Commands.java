@@ -1,6 +1,5 @@
 package io.jenkins.plugins.copilotautopilot.core.testing;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -10,8 +9,8 @@ public final class Commands {
     private Commands() {
     }
 
-    public static CliCommand of(AutopilotOptions options) {
-        return CliCommandBuilder.build(options, new CliExecutable("/opt/copilot/copilot", "1.0.102"), "/work",
+    public static CliCommand of(TaskSpec spec) {
+        return CliCommandBuilder.build(spec.plan(), spec.task(), new CliExecutable("/opt/copilot/copilot", "1.0.102"), "/work",
                 "/tmp/copilot-autopilot-control", java.util.Map.of());
     }
 
@@ -20,7 +19,13 @@ public final class Commands {
             new io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings(java.time.Duration.ofMillis(5),
                     java.time.Duration.ofMillis(50), java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(5), 64 * 1024);
 
+    /** A command for the spec, built as a launcher would build it. */
+    public static CliCommand build(TaskSpec spec, CliExecutable cli, String workingDirectory, String launchFolder,
+                                   java.util.Map<String, String> inheritedEnvironment) {
+        return CliCommandBuilder.build(spec.plan(), spec.task(), cli, workingDirectory, launchFolder, inheritedEnvironment);
+    }
+
     public static CliCommand simple() {
-        return of(AutopilotOptions.builder("Do the task").githubToken("github_pat_testtoken123456").build());
+        return of(TaskSpec.of("Do the task").githubToken("github_pat_testtoken123456"));
     }
 }

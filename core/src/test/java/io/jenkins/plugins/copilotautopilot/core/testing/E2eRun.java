@@ -2,11 +2,9 @@ package io.jenkins.plugins.copilotautopilot.core.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
-import io.jenkins.plugins.copilotautopilot.core.command.ProviderOptions;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
@@ -75,7 +73,7 @@ public final class E2eRun {
     public static final class Builder {
         private final ScriptedModelServer.Script script;
         private String prompt = "Create hello.txt in the working directory, then finish.";
-        private final List<Consumer<AutopilotOptions.Builder>> options = new ArrayList<>();
+        private final List<Consumer<TaskSpec>> options = new ArrayList<>();
         private final List<SessionListener> listeners = new ArrayList<>();
         private final List<Consumer<AutopilotEngine>> engineHooks = new ArrayList<>();
         private final List<String> extraSecrets = new ArrayList<>();
@@ -96,7 +94,7 @@ public final class E2eRun {
             return this;
         }
 
-        public Builder options(Consumer<AutopilotOptions.Builder> change) {
+        public Builder options(Consumer<TaskSpec> change) {
             options.add(change);
             return this;
         }
@@ -132,7 +130,7 @@ public final class E2eRun {
         /** Keeps the session's state in this file at the end (as {@code --session} does). */
         public Builder keepSessionIn(Path file) {
             this.keepIn = file;
-            options.add(o -> o.keepSession(true));
+            options.add(o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SESSION, "kept"));
             return this;
         }
 
@@ -174,11 +172,10 @@ public final class E2eRun {
             Path journal = root.resolve("journal.jsonl");
             ScriptedModelServer server = ScriptedModelServer.start(script);
             try {
-                AutopilotOptions.Builder b = AutopilotOptions.builder(prompt)
-                        .model("fake-model")
-                        .provider(new ProviderOptions(server.baseUrl(), "openai", apiKey, null, true));
+                TaskSpec b = TaskSpec.of(prompt).set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MODEL, "fake-model")
+                        .provider(server.baseUrl(), "openai", apiKey, null, true);
                 options.forEach(o -> o.accept(b));
-                CliCommand command = CliCommandBuilder.build(b.build(), cli != null ? cli : TestCli.executable(),
+                CliCommand command = CliCommandBuilder.build(b.plan(), b.task(), cli != null ? cli : TestCli.executable(),
                         work.toString(), control.toString(), environment);
                 ListLogSink log = new ListLogSink();
                 AutopilotEngine.Builder engineBuilder = AutopilotEngine.builder(log)

@@ -1,6 +1,5 @@
 package io.jenkins.plugins.copilotautopilot.core.testing;
 
-import io.jenkins.plugins.copilotautopilot.core.command.AutopilotOptions;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
@@ -44,18 +43,18 @@ public final class ScriptCli {
     public record Run(SessionResult result, ListLogSink log, String journal, String runId) {
     }
 
-    public static Run run(Path executable, Path workDir, Consumer<AutopilotOptions.Builder> options,
+    public static Run run(Path executable, Path workDir, Consumer<TaskSpec> options,
                           Consumer<AutopilotEngine> engineHook) throws IOException {
         return run(executable, workDir, options, new SessionListener() { }, engineHook);
     }
 
     /** A run whose {@code listener} hears of the session as the log does ({@code engineHook} gets the engine first). */
-    public static Run run(Path executable, Path workDir, Consumer<AutopilotOptions.Builder> options, SessionListener listener,
+    public static Run run(Path executable, Path workDir, Consumer<TaskSpec> options, SessionListener listener,
                           Consumer<AutopilotEngine> engineHook) throws IOException {
-        AutopilotOptions.Builder b = AutopilotOptions.builder("Do the task").githubToken("github_pat_scriptCliToken_0001");
+        TaskSpec b = TaskSpec.of("Do the task").githubToken("github_pat_scriptCliToken_0001");
         options.accept(b);
         Path control = Files.createTempDirectory("script-cli-control-");
-        CliCommand command = CliCommandBuilder.build(b.build(), new CliExecutable(executable.toString(), null),
+        CliCommand command = CliCommandBuilder.build(b.plan(), b.task(), new CliExecutable(executable.toString(), null),
                 workDir.toString(), control.toString(), java.util.Map.of());
         ListLogSink log = new ListLogSink();
         java.io.ByteArrayOutputStream journal = new java.io.ByteArrayOutputStream();

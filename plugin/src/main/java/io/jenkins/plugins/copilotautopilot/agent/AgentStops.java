@@ -1,0 +1,100 @@
+package io.jenkins.plugins.copilotautopilot.agent;
+
+import hudson.FilePath;
+import hudson.slaves.WorkspaceList;
+import io.jenkins.plugins.copilotautopilot.Messages;
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
+
+/**
+ * What is done to a session on its agent besides following it: stopping it (the launch script's watchdog and
+ * durable-task's stop, either enough), telling its launch script what comes next, deleting its folders. Each call is
+ * bounded in time; the ones that must not hold up their caller run on {@link AgentCalls#pool()}.
+ */
+final class AgentStops {
+    private static final Logger LOGGER = Logger.getLogger(AgentStops.class.getName());
+
+    private AgentStops() {
+    }
+
+    /**
+     * Stops the CLI without waiting for it: on {@link Following#remoteCalls()}, asks the launch script's watchdog
+     * (which works from inside containers too) and durable-task (whose stop kills what carries its cookie, through
+     * the build's launcher: a container's launcher kills inside the container). The follower sees the end.
+     */
+    static void stop(AgentSession.Location where, AgentSession.Owner owner) {
+        AgentCalls.pool().submit(() -> {
+            try {
+                stopNow(where, owner);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                owner.listener().getLogger().println(Messages.AgentSession_CannotStop(where.displayNode(),
+                        e.getMessage() == null ? e.toString() : e.getMessage()));
+            } finally {
+                owner.wake();
+            }
+        });
+    }
+
+    /**
+     * Both stops, each bounded in time, on the calling thread. Either is enough: the watchdog stops the CLI where a
+     * container launcher's kill cannot (docker-workflow's needs a {@code ps} that Alpine images lack), durable-task's
+     * stop where the watchdog itself is gone.
+     */
+    static void stopNow(AgentSession.Location where, AgentSession.Owner owner) throws IOException, InterruptedException {
+        FilePath taskWorkspace = FilePathUtils.find(where.node, where.taskWorkspace);
+        if (taskWorkspace == null) {
+            throw new IOException(Messages.AgentSession_Offline(where.displayNode()));
+        }
+        IOException watchdog = null;
+        try {
+            TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_AskingToStop(where.displayNode()),
+                    () -> new FilePath(taskWorkspace.getChannel(), where.controlFolder).act(new RequestStopCallable()));
+        } catch (IOException e) {
+            watchdog = e;
+        }
+        try {
+            TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Killing(where.displayNode()), () -> {
+                where.controller.stop(taskWorkspace, owner.launcher());
+                return null;
+            });
+        } catch (IOException e) {
+            if (watchdog != null) {
+                e.addSuppressed(watchdog);
+                throw e;
+            }
+            owner.listener().getLogger().println(Messages.AgentSession_KillFailed(e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
+    }
+
+    /**
+     * Tells the launch script what comes after its wait, without waiting: on {@link Following#remoteCalls()}, bounded in
+     * time, written into the control folder from the agent (containers included: the folder is the agent's). A call that
+     * fails is not retried here: the follower tells the script again until it moves on.
+     */
+    static void answer(AgentSession.Location where, AgentSession.Owner owner, int step, String answer, String prompt) {
+        AgentCalls.pool().submit(() -> {
+            try {
+                FilePath folder = FilePathUtils.find(where.node, where.controlFolder);
+                if (folder == null) {
+                    throw new IOException(Messages.AgentSession_Offline(where.displayNode()));
+                }
+                TimeLimits.limit(folder.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Answering(where.displayNode()),
+                        () -> folder.act(new AnswerCallable(step, answer, prompt)));
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                LOGGER.log(Level.FINE, "telling a Copilot session's launch script what comes next failed; it is told again", e);
+            } finally {
+                owner.wake();
+            }
+        });
+    }
+
+    /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
+    static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
+        FilePath controlParent = WorkspaceList.tempDir(taskWorkspace);
+        TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Deleting(taskWorkspace.getRemote()),
+                () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent == null ? taskWorkspace.getRemote() : controlParent.getRemote())));
+    }
+
+}

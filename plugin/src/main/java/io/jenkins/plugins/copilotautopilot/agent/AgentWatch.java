@@ -1,0 +1,202 @@
+package io.jenkins.plugins.copilotautopilot.agent;
+
+
+import hudson.FilePath;
+import hudson.remoting.VirtualChannel;
+import io.jenkins.plugins.copilotautopilot.Messages;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
+
+/**
+ * The checks of one {@link AgentSession} on its agent: that durable-task's watch runs on the agent's current channel
+ * (started again when the agent reconnected, or when it stopped handing over), that the control folder is there, that
+ * the launch script started and its watchdog's heartbeat is fresh. A check runs on {@link AgentCalls#pool()}, bounded in
+ * time, one at a time per session, when the session has not been heard from for a while; without a watch it reads the
+ * session instead ({@link PollCallable}). What it finds shows as the session's {@link AgentSession.Trouble}.
+ */
+final class AgentWatch {
+    private static final Logger LOGGER = Logger.getLogger(AgentWatch.class.getName());
+    /** How long the launch script may take to start (durable-task starts it with {@code nohup}). */
+    static long NEVER_STARTED_MILLIS = Long.getLong(AgentSession.class.getName() + ".neverStartedMillis", 60_000);
+    /** False: read the session at each check instead of having durable-task push it (as {@code sh} without watching). */
+    static final boolean WATCH = !Boolean.getBoolean(AgentSession.class.getName() + ".poll");
+
+    private final AgentSession session;
+    private final AgentSession.Location where;
+    private final AgentSession.Owner owner;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final long createdNanos = System.nanoTime();
+
+    private volatile VirtualChannel watchedChannel;
+    private volatile boolean watchUnsupported = !WATCH;
+    private volatile long lastContactNanos = System.nanoTime();
+    private volatile long lastCheckNanos;
+    private volatile AgentSession.Trouble trouble;
+    private volatile long staleHeartbeatSinceNanos;
+    private volatile long exitSeenWithoutPushNanos;
+
+    AgentWatch(AgentSession session, AgentSession.Location where, AgentSession.Owner owner) {
+        this.session = session;
+        this.where = where;
+        this.owner = owner;
+    }
+
+    AgentSession.Trouble trouble() {
+        return trouble;
+    }
+
+    /** The agent handed something over: it is there. */
+    void heardFrom() {
+        lastContactNanos = System.nanoTime();
+        trouble = null;
+        staleHeartbeatSinceNanos = 0;
+    }
+
+    /** The next look checks (and starts the watch). */
+    void checkNow() {
+        lastCheckNanos = 0;
+    }
+
+    /** Wakes the next check (an agent came back online). */
+    void checkSoon() {
+        lastCheckNanos = 1;
+        lastContactNanos = 1;
+        owner.wake();
+    }
+
+    /** Checks the session on the pool when a check is due; a check stuck on the agent's channel makes it unreachable. */
+    void maintain() {
+        if (session.isReading()) {
+            return; // catching up: the resumer reads
+        }
+        long now = System.nanoTime();
+        long quiet = now - Math.max(lastContactNanos, lastCheckNanos);
+        boolean due = lastCheckNanos == 0 || watchUnsupported && now - lastCheckNanos >= pollDelayNanos()
+                || quiet >= TimeUnit.MILLISECONDS.toNanos(AgentSession.CHECK_MILLIS) || trouble != null && now - lastCheckNanos >= TimeUnit.SECONDS.toNanos(5);
+        if (busy.get() && now - lastCheckNanos > TimeUnit.SECONDS.toNanos(AgentSession.REMOTE_TIMEOUT_SECONDS + 5)) {
+            // the check itself is stuck on the agent's channel: say so, and do not queue another behind it
+            trouble = new AgentSession.Unreachable(Messages.AgentSession_NoAnswer(where.displayNode(), AgentSession.REMOTE_TIMEOUT_SECONDS));
+            return;
+        }
+        if (due && busy.compareAndSet(false, true)) {
+            lastCheckNanos = now;
+            AgentCalls.pool().submit(() -> {
+                try {
+                    check();
+                } catch (Throwable e) {
+                    LOGGER.log(Level.FINE, "checking a Copilot session failed", e);
+                } finally {
+                    busy.set(false);
+                    owner.wake();
+                }
+            });
+        }
+    }
+
+    /** Without a watch, reads come quickly after output and slow down to seconds when there is none. */
+    private long pollDelayNanos() {
+        long sinceContact = System.nanoTime() - lastContactNanos;
+        return Math.min(TimeUnit.SECONDS.toNanos(5), Math.max(TimeUnit.MILLISECONDS.toNanos(250), sinceContact / 4));
+    }
+
+    private void check() throws InterruptedException {
+        FilePath taskWorkspace = FilePathUtils.find(where.node, where.taskWorkspace);
+        if (taskWorkspace == null) {
+            trouble = new AgentSession.Unreachable(Messages.AgentSession_Offline(where.displayNode()));
+            watchedChannel = null;
+            return;
+        }
+        VirtualChannel channel = taskWorkspace.getChannel();
+        try {
+            TimeLimits.limit(channel, AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Checking(where.displayNode()), () -> {
+                if (!watchUnsupported && channel != watchedChannel) {
+                    watch(taskWorkspace);
+                }
+                if (watchUnsupported) {
+                    pollOnce(taskWorkspace);
+                    return null;
+                }
+                SessionHealthCallable.Health health = new FilePath(channel, where.controlFolder)
+                        .act(new SessionHealthCallable(where.resultFile, where.taskWorkspace));
+                judge(health, taskWorkspace);
+                return null;
+            });
+        } catch (IOException e) {
+            watchedChannel = null;
+            trouble = new AgentSession.Unreachable(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    private void watch(FilePath taskWorkspace) throws IOException, InterruptedException {
+        AgentSession.Positions from = session.next();
+        VirtualChannel channel = taskWorkspace.getChannel();
+        SessionInbox exported = channel.export(SessionInbox.class, session);
+        try {
+            where.controller.watch(taskWorkspace, new EventsHandler(exported, where.controlFolder, where.logFile,
+                    AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes()), owner.listener());
+            watchedChannel = channel;
+        } catch (UnsupportedOperationException e) {
+            watchUnsupported = true;
+        }
+    }
+
+    /** What a check makes of the control folder's state. */
+    private void judge(SessionHealthCallable.Health health, FilePath taskWorkspace) throws IOException, InterruptedException {
+        long now = System.nanoTime();
+        if (!health.folderExists()) {
+            trouble = new AgentSession.Gone(Messages.AgentSession_Gone(where.controlFolder, where.displayNode()));
+            return;
+        }
+        trouble = null;
+        if (health.ended()) {
+            staleHeartbeatSinceNanos = 0;
+            if (!session.hasEnded()) {
+                // the exit status is there but the watch did not hand it over: it has stopped; start another
+                if (exitSeenWithoutPushNanos == 0) {
+                    exitSeenWithoutPushNanos = now;
+                } else if (now - exitSeenWithoutPushNanos >= TimeUnit.SECONDS.toNanos(5)) {
+                    exitSeenWithoutPushNanos = 0;
+                    watchedChannel = null;
+                    watch(taskWorkspace);
+                }
+            }
+            return;
+        }
+        if (health.launchFilesUnread() && now - createdNanos > TimeUnit.MILLISECONDS.toNanos(NEVER_STARTED_MILLIS)) {
+            trouble = new AgentSession.Lost(Messages.AgentSession_NeverStarted(where.displayNode(), NEVER_STARTED_MILLIS / 1000));
+            return;
+        }
+        if (health.heartbeatAgeMillis() > AgentSession.LOST_AFTER_MILLIS) {
+            if (staleHeartbeatSinceNanos == 0) {
+                staleHeartbeatSinceNanos = now; // once more, a little later: a machine that just woke up catches up
+            } else if (now - staleHeartbeatSinceNanos >= TimeUnit.SECONDS.toNanos(5)) {
+                trouble = new AgentSession.Lost(Messages.AgentSession_Lost(where.displayNode(), health.heartbeatAgeMillis() / 1000));
+            }
+        } else {
+            staleHeartbeatSinceNanos = 0;
+        }
+    }
+
+    /** Without a watch: one read of what is new, taken like a hand-over. */
+    private void pollOnce(FilePath taskWorkspace) throws IOException, InterruptedException {
+        AgentSession.Positions from = session.next();
+        PollCallable.Answer answer = new FilePath(taskWorkspace.getChannel(), where.controlFolder)
+                .act(new PollCallable(where.logFile, where.resultFile, from.output(), from.stderr(), from.usage(), AgentSession.CHUNK_BYTES));
+        if (!answer.folderExists()) {
+            trouble = new AgentSession.Gone(Messages.AgentSession_Gone(where.controlFolder, where.displayNode()));
+            return;
+        }
+        trouble = null;
+        SessionChunk chunk = answer.chunk();
+        if (!chunk.isEmpty()) {
+            session.accept(chunk);
+        }
+        if (answer.exitCode() != null && chunk.output.length < AgentSession.CHUNK_BYTES && chunk.stderr.length < AgentSession.CHUNK_BYTES) {
+            session.ended(answer.exitCode(), chunk);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.jenkins.plugins.copilotautopilot.agent;
+
+import hudson.remoting.VirtualChannel;
+import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import java.io.File;
+import java.io.IOException;
+import java.io.Serializable;
+import jenkins.MasterToSlaveFileCallable;
+
+/**
+ * On the agent: how a session's control folder looks, to tell a CLI that runs from one that ended or was lost with
+ * its machine: whether the folder is there, whether an exit status was written (the launch script's, or
+ * durable-task's when the script itself was killed), and how long ago the watchdog last wrote its heartbeat (by the
+ * agent's clock, so that clock skew does not matter).
+ */
+final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealthCallable.Health> {
+    private static final long serialVersionUID = 1L;
+
+    private final String resultFile;
+    private final String launchFolder;
+
+    SessionHealthCallable(String resultFile, String launchFolder) {
+        this.resultFile = resultFile;
+        this.launchFolder = launchFolder;
+    }
+
+    @Override
+    public Health invoke(File folder, VirtualChannel channel) throws IOException {
+        if (!folder.isDirectory()) {
+            return new Health(false, false, -1, false);
+        }
+        boolean ended = LocalCliSession.readExitCode(folder.toPath()) != null || new File(resultFile).length() > 0;
+        File heartbeat = new File(folder, ControlFolder.HEARTBEAT);
+        long age = heartbeat.exists() ? Math.max(0, System.currentTimeMillis() - heartbeat.lastModified()) : -1;
+        boolean unread = new File(launchFolder, ControlFolder.ARGUMENTS).exists();
+        return new Health(true, ended, age, unread);
+    }
+
+    /**
+     * @param folderExists      false: the control folder is gone (the workspace was wiped)
+     * @param ended             an exit status is there
+     * @param heartbeatAgeMillis how long since the watchdog's last heartbeat; -1 before the first
+     * @param launchFilesUnread  the launch script has not read its files yet (it has not started)
+     */
+    record Health(boolean folderExists, boolean ended, long heartbeatAgeMillis, boolean launchFilesUnread) implements Serializable {
+    }
+}

@@ -1,0 +1,125 @@
+package io.jenkins.plugins.copilotautopilot.checks;
+
+import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import io.jenkins.plugins.checks.api.ChecksConclusion;
+import io.jenkins.plugins.checks.api.ChecksDetails;
+import io.jenkins.plugins.checks.api.ChecksOutput;
+import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
+import io.jenkins.plugins.checks.api.ChecksStatus;
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
+import io.jenkins.plugins.copilotautopilot.core.text.Durations;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import jenkins.model.Jenkins;
+
+/** A session as a check, through checks-api (only loaded when that plugin is installed: see {@link SessionChecks}). */
+final class ChecksPublication {
+    private static final int MAX_TITLE = 200;
+    private static final int MAX_FILES = 50;
+
+    private ChecksPublication() {
+    }
+
+    static void started(Run<?, ?> run, SessionPlan plan, long startedAtMillis, TaskListener listener) {
+        ChecksDetails details = base(run, plan)
+                .withStatus(ChecksStatus.IN_PROGRESS)
+                .withStartedAt(utc(startedAtMillis))
+                .withOutput(new ChecksOutput.ChecksOutputBuilder()
+                        .withTitle(Messages.ChecksPublication_Running())
+                        .withSummary(Messages.ChecksPublication_RunningSummary(run.getFullDisplayName()))
+                        .build())
+                .build();
+        ChecksPublisherFactory.fromRun(run, listener).publish(details);
+    }
+
+    static void ended(Run<?, ?> run, SessionPlan plan, long startedAtMillis, SessionResult result, TaskListener listener) {
+        ChecksDetails details = base(run, plan)
+                .withStatus(ChecksStatus.COMPLETED)
+                .withStartedAt(utc(startedAtMillis))
+                .withCompletedAt(utc(System.currentTimeMillis()))
+                .withConclusion(conclusion(result, Outcomes.verdict(result, plan)))
+                .withOutput(new ChecksOutput.ChecksOutputBuilder()
+                        .withTitle(Texts.truncate(Texts.oneLine(result.outcome().name() + ": " + result.reason()), MAX_TITLE))
+                        .withSummary(summary(result, plan))
+                        .withText(numbers(result))
+                        .build())
+                .build();
+        ChecksPublisherFactory.fromRun(run, listener).publish(details);
+    }
+
+    /** The conclusion: from the outcome, and for the outcomes a step may judge (INCOMPLETE, BLOCKED) from its verdict. */
+    static ChecksConclusion conclusion(SessionResult result, BuildVerdict verdict) {
+        return switch (result.outcome()) {
+            case COMPLETED -> ChecksConclusion.SUCCESS;
+            case TIMED_OUT, STALLED -> ChecksConclusion.TIME_OUT;
+            case ABORTED -> ChecksConclusion.CANCELED;
+            case FAILED, OVER_BUDGET -> ChecksConclusion.FAILURE;
+            case INCOMPLETE, BLOCKED, NOT_VERIFIED -> switch (verdict) {
+                case SUCCESS -> ChecksConclusion.SUCCESS;
+                case UNSTABLE -> ChecksConclusion.NEUTRAL;
+                case FAILURE, ABORTED -> ChecksConclusion.FAILURE;
+            };
+        };
+    }
+
+    private static ChecksDetails.ChecksDetailsBuilder base(Run<?, ?> run, SessionPlan plan) {
+        ChecksDetails.ChecksDetailsBuilder builder = new ChecksDetails.ChecksDetailsBuilder().withName(plan.checksNameToPublish());
+        String root = Jenkins.get().getRootUrl();
+        if (root != null) {
+            builder.withDetailsURL(root + run.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/");
+        }
+        return builder;
+    }
+
+    /** The agent's summary and blocker (masked), unless its words are kept out of the console; else the reason only. */
+    private static String summary(SessionResult result, SessionPlan plan) {
+        StringBuilder out = new StringBuilder(result.reason());
+        if (plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE)) {
+            if (result.blocker() != null) {
+                out.append("\n\n").append(Messages.ChecksPublication_Blocker(result.blocker()));
+            }
+            if (result.summary() != null) {
+                out.append("\n\n").append(result.summary());
+            }
+        }
+        return out.toString();
+    }
+
+    private static String numbers(SessionResult result) {
+        StringBuilder out = new StringBuilder(Messages.ChecksPublication_Numbers(result.turns(), result.toolCalls(),
+                result.failedToolCalls(), result.deniedToolCalls(), Durations.describe(Duration.ofMillis(result.durationMillis()))));
+        if (result.inputTokens() != null) {
+            out.append('\n').append(Messages.ChecksPublication_Tokens(result.inputTokens(),
+                    java.util.Objects.requireNonNullElse(result.outputTokens(), 0L)));
+        }
+        if (!result.changedFiles().isEmpty()) {
+            out.append('\n').append(Messages.ChecksPublication_Changes(result.linesAdded(), result.linesRemoved(),
+                    result.changedFiles().size())).append('\n');
+            int shown = 0;
+            for (ChangedFile file : result.changedFiles()) {
+                if (shown++ == MAX_FILES) {
+                    out.append("- …\n");
+                    break;
+                }
+                out.append("- `").append(file.path().replace("`", "'")).append("` (").append(file.status()).append(")\n");
+            }
+        }
+        return out.toString();
+    }
+
+    private static LocalDateTime utc(long millis) {
+        return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
+    }
+}

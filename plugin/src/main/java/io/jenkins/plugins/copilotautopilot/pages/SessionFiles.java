@@ -1,0 +1,41 @@
+package io.jenkins.plugins.copilotautopilot.pages;
+
+import hudson.model.Run;
+import io.jenkins.plugins.copilotautopilot.core.journal.SafeFileNames;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where a build keeps its sessions' files on the controller: in its own folder, {@value #FOLDER}, a journal per step
+ * invocation ({@code ID.jsonl}, compressed once the session ended) and, while it runs, the follower's checkpoint.
+ */
+public final class SessionFiles {
+    public static final String FOLDER = "copilot-autopilot";
+    private static final String CHECKPOINT_SUFFIX = ".checkpoint";
+
+    private SessionFiles() {
+    }
+
+    /** The journal of one step invocation, its folder made if need be. */
+    public static File journal(Run<?, ?> run, String invocationId) {
+        File folder = new File(run.getRootDir(), FOLDER);
+        try {
+            Files.createDirectories(folder.toPath());
+        } catch (IOException e) {
+            // reported by whoever writes the file
+        }
+        return SafeFileNames.resolveInside(folder.toPath(), invocationId + ".jsonl").toFile();
+    }
+
+    /** The follower's checkpoint of one step invocation. */
+    public static Path checkpoint(Run<?, ?> run, String invocationId) {
+        return SafeFileNames.resolveInside(new File(run.getRootDir(), FOLDER).toPath(), invocationId + CHECKPOINT_SUFFIX);
+    }
+
+    /** A recorded journal of this build, by its file name (as the build's session record names it). */
+    static File recorded(Run<?, ?> run, String journalFile) {
+        return new File(new File(run.getRootDir(), FOLDER), journalFile);
+    }
+}

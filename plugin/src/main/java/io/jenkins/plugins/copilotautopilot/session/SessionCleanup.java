@@ -1,0 +1,74 @@
+package io.jenkins.plugins.copilotautopilot.session;
+
+import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
+import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+
+import java.io.IOException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * An ended session's folders deleted on its agent (the launch files, the control folder with the CLI's home): at once,
+ * waited for a bounded time, else in the background every {@value #RETRY_SECONDS} s until the agent answers.
+ */
+final class SessionCleanup {
+    private static final Logger LOGGER = Logger.getLogger(SessionCleanup.class.getName());
+    private static final long RETRY_SECONDS = 15;
+    /** Two hours of tries: past the wall-clock limit of most sessions, when their watchdog has ended the CLI anyway. */
+    private static final int ATTEMPTS = 480;
+
+    private SessionCleanup() {
+    }
+
+    /**
+     * Deletes the session's folders on the agent (which also stops a CLI still running there: its watchdog ends it
+     * once its folder is gone); false when the agent could not be reached.
+     */
+    private static boolean cleanedUp(AgentSession s) {
+        try {
+            s.cleanup();
+            return true;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not delete the folders of a Copilot session", e);
+            return false;
+        }
+    }
+
+    /**
+     * {@link #cleanedUp} on the remote-call pool, waited for a bounded time: a channel that never answers keeps that
+     * pool's thread (not this one), and the build is recorded and ends anyway.
+     */
+    static boolean now(AgentSession s) {
+        Future<Boolean> cleanup = AgentCalls.pool().submit(() -> cleanedUp(s));
+        try {
+            return cleanup.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            cleanup.cancel(true);
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Tries again, in the background, until the agent answers (for at most {@link #ATTEMPTS} tries). */
+    static void later(AgentSession s) {
+        retry(s, 1);
+    }
+
+    private static void retry(AgentSession s, int attempt) {
+        if (attempt > ATTEMPTS) {
+            LOGGER.warning(() -> "gave up deleting " + s.location().controlFolder() + " on " + s.location().displayNode());
+            return;
+        }
+        jenkins.util.Timer.get().schedule(() -> AgentCalls.pool().submit(() -> {
+            if (!cleanedUp(s)) {
+                retry(s, attempt + 1);
+            }
+        }), RETRY_SECONDS, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,34 @@
+package io.jenkins.plugins.copilotautopilot.session;
+
+import hudson.model.TaskListener;
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;
+import io.jenkins.plugins.copilotautopilot.core.render.PrintStreamLogSink;
+import java.io.OutputStream;
+import java.time.Duration;
+
+/** The engine as the controller runs it: its pace of looks, the journal's limit, the build's console as its log. */
+public final class SessionEngines {
+    /** How the controller looks at running sessions ({@link EngineTimings#CONTROLLER}, the looks' pace adjustable). */
+    public static final EngineTimings TIMINGS = new EngineTimings(
+            Duration.ofMillis(Long.getLong(SessionEngines.class.getName() + ".pollMinMillis",
+                    EngineTimings.CONTROLLER.pollMin().toMillis())),
+            Duration.ofMillis(Long.getLong(SessionEngines.class.getName() + ".pollMaxMillis",
+                    EngineTimings.CONTROLLER.pollMax().toMillis())),
+            EngineTimings.CONTROLLER.exitAfterResult(), EngineTimings.CONTROLLER.exitAfterStop(), EngineTimings.CONTROLLER.chunkBytes());
+    /** The most of a session's CLI output its journal keeps, in MiB of characters. */
+    static final long JOURNAL_LIMIT_MB = Long.getLong(SessionEngines.class.getName() + ".journalLimitMegabytes", 256);
+
+    private SessionEngines() {
+    }
+
+    /** An engine that prints into the build's console and journals into {@code journal}. */
+    static AutopilotEngine engine(TaskListener listener, OutputStream journal, boolean agentTextInConsole) {
+        return AutopilotEngine.builder(new PrintStreamLogSink(listener.getLogger()))
+                .journalTo(journal)
+                .agentTextInLog(agentTextInConsole)
+                .journalLimit(JOURNAL_LIMIT_MB * 1024 * 1024)
+                .timings(TIMINGS)
+                .build();
+    }
+}

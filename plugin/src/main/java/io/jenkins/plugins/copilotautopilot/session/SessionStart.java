@@ -1,0 +1,108 @@
+package io.jenkins.plugins.copilotautopilot.session;
+
+import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.agent.AgentCliLauncher;
+import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.checks.SessionChecks;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+
+import hudson.AbortException;
+import hudson.EnvVars;
+import hudson.FilePath;
+import hudson.Launcher;
+import hudson.model.Computer;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
+import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
+import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Collection;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
+
+/**
+ * Starts a session for a build, Pipeline or Freestyle: {@link #prepare} turns the step's request into the plan and
+ * the task ({@link SessionInputs}), finds the CLI and the working directory on the agent ({@link CliLocation}),
+ * builds the command line, begins the log, the journal, the live page and the check; {@link #launch} then starts the
+ * CLI on the agent. Every decision about the session itself is the engine's.
+ */
+public final class SessionStart {
+    private SessionStart() {
+    }
+
+    /**
+     * A session ready to start: its command, its follower (the header is printed, the journal begun), its launch
+     * folder and what a restarted controller needs of it.
+     */
+    public record Prepared(CliCommand command, SessionFollower follower, FilePath launchFolder, EnvVars env, ResumeState state) {
+    }
+
+    /**
+     * Prepares a session; nothing runs on the agent yet, and every call to it is limited in time.
+     *
+     * @param sensitiveVariables names of build variables whose values are secrets ({@code withCredentials})
+     * @throws AbortException for settings that cannot run (the message says what to change)
+     */
+    public static Prepared prepare(SessionRequest request, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
+                                   TaskListener listener, String invocationId, Collection<String> sensitiveVariables)
+            throws IOException, InterruptedException {
+        if (!launcher.isUnix()) {
+            throw new AbortException(Messages.AgentCliLauncher_NotUnix()); // before any lookup or download
+        }
+        Computer computer = workspace.toComputer();
+        SessionPolicy.get().checkAllowed(computer == null ? null : computer.getNode(), SessionInputs.displayNode(workspace));
+        SessionInputs.Gathered inputs = SessionInputs.gather(request, run, workspace, env, listener, sensitiveVariables);
+        SessionPlan plan = inputs.plan();
+        FilePath workDir = CliLocation.workingDirectory(plan, workspace);
+        CliExecutable cli = CliLocation.executable(plan, workspace, env, launcher, listener);
+        FilePath launchFolder = AgentCliLauncher.newLaunchFolder(workspace);
+        CliCommand command;
+        try {
+            command = CliCommandBuilder.build(plan, inputs.task(), cli, workDir.getRemote(), launchFolder.getRemote(), env);
+        } catch (InvalidSettingsException e) {
+            throw new AbortException(Messages.SessionInputs_InvalidOptions(String.join(" ", e.problems())));
+        }
+        File journal = SessionFiles.journal(run, invocationId);
+        long startedAt = System.currentTimeMillis();
+        SessionFollower follower = SessionEngines.engine(listener, Files.newOutputStream(journal.toPath()),
+                plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE)).follow(command, env, startedAt);
+        String changesFile = plan.get(SessionSettings.CHANGES_FILE);
+        ResumeState state = new ResumeState(invocationId, FilePathUtils.getNodeName(workspace), launchFolder.getRemote(), null,
+                startedAt, plan, new ResumeState.SecretSources(inputs.tokenSource().credentialsId(),
+                        plan.get(SessionSettings.PROVIDER_CREDENTIALS_ID), inputs.mcpReferences(), command.secretVariables()),
+                changesFile == null ? null : workspace.child(changesFile).getRemote(), request.propagate());
+        LiveSessions.started(run, invocationId, journal, plan, startedAt);
+        CopilotAutopilotRunAction.showLive(run);
+        SessionChecks.started(run, plan, startedAt, listener);
+        try {
+            listener.getLogger().print(Messages.SessionStart_LivePrefix());
+            listener.hyperlink("/" + run.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/", Messages.SessionStart_LiveLink());
+            listener.getLogger().println();
+        } catch (IOException e) {
+            listener.getLogger().println(Messages.SessionStart_LiveLink());
+        }
+        return new Prepared(command, follower, launchFolder, env, state);
+    }
+
+    /**
+     * Starts a prepared session on the agent. When it cannot start, the follower ends FAILED with the reason and
+     * null is returned; nothing is left on the agent.
+     */
+    public static AgentSession launch(Prepared prepared, Launcher launcher, TaskListener listener, AgentSession.Owner owner)
+            throws InterruptedException {
+        try {
+            return AgentCliLauncher.launch(prepared.command(), prepared.launchFolder(), launcher, prepared.env(), listener, owner);
+        } catch (IOException e) {
+            prepared.follower().launchFailed(e.getMessage() == null ? e.toString() : e.getMessage());
+            return null;
+        }
+    }
+}

@@ -1,0 +1,365 @@
+package io.jenkins.plugins.copilotautopilot.step;
+
+import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
+import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+import io.jenkins.plugins.copilotautopilot.session.Following;
+import io.jenkins.plugins.copilotautopilot.session.ResumeState;
+import io.jenkins.plugins.copilotautopilot.session.SessionDriver;
+import io.jenkins.plugins.copilotautopilot.session.SessionJournal;
+import io.jenkins.plugins.copilotautopilot.session.SessionRecording;
+import io.jenkins.plugins.copilotautopilot.session.SessionRequest;
+import io.jenkins.plugins.copilotautopilot.session.SessionResume;
+import io.jenkins.plugins.copilotautopilot.session.SessionStart;
+
+import hudson.AbortException;
+import hudson.EnvVars;
+import hudson.FilePath;
+import hudson.Launcher;
+import hudson.model.Result;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import hudson.security.ACL;
+import hudson.security.ACLContext;
+import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import java.time.Duration;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import jenkins.model.Jenkins;
+import jenkins.util.Timer;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
+import org.jenkinsci.plugins.workflow.actions.WarningAction;
+import org.jenkinsci.plugins.workflow.graph.FlowNode;
+import org.jenkinsci.plugins.workflow.steps.AbstractStepExecutionImpl;
+import org.jenkinsci.plugins.workflow.steps.EnvironmentExpander;
+import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
+import org.jenkinsci.plugins.workflow.steps.StepContext;
+import org.springframework.security.core.Authentication;
+
+/**
+ * Runs the step the way {@code sh} runs a script: durable-task runs the CLI on the agent, detached, and the agent
+ * hands its events over as they come ({@link SessionDriver}). Nothing blocks the CPS VM thread or a restart: after a
+ * controller restart ({@link #onResume}) the session is followed again from where the log stopped; after an agent
+ * reconnects, from where it was. A stop (abort, {@code timeout}) stops the CLI and ends the step once it is gone (or
+ * when it cannot be reached), with the session recorded. Returns a plain map, usable in a sandboxed Pipeline.
+ */
+final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl implements SessionDriver.Build {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOGGER = Logger.getLogger(CopilotAutopilotStepExecution.class.getName());
+    /** How long a stop may take before the step ends anyway (the CLI could not be reached or would not stop). */
+    private static final long STOP_DEADLINE_SECONDS = Long.getLong(CopilotAutopilotStepExecution.class.getName() + ".stopDeadlineSeconds", 60);
+    /** How long to wait before trying again to follow a session whose agent is not back yet after a restart. */
+    private static final long RESUME_RETRY_SECONDS = 5;
+
+    private final transient CopilotAutopilotStep step;
+    /** Set before the CLI is started, and again once it runs: what a restarted controller needs to follow it again. */
+    private ResumeState state;
+
+    private transient volatile SessionDriver driver;
+    private transient volatile Throwable stopCause;
+    private transient TaskListener listener;
+    private transient boolean reportedUnreachable;
+
+    CopilotAutopilotStepExecution(CopilotAutopilotStep step, StepContext context) {
+        super(context);
+        this.step = step;
+    }
+
+    @Override
+    public boolean start() throws Exception {
+        String invocationId = "node-" + getContext().get(FlowNode.class).getId();
+        Authentication auth = Jenkins.getAuthentication2();
+        driver = new SessionDriver(invocationId, this);
+        Following.starters().submit(() -> {
+            try (ACLContext ignored = ACL.as2(auth)) {
+                launch(invocationId);
+            }
+        });
+        return false;
+    }
+
+    /** On a starter thread: prepares the session (maybe installing the CLI), then starts it unless the step was stopped. */
+    private void launch(String invocationId) {
+        SessionDriver d = driver;
+        try {
+            StepContext context = getContext();
+            EnvironmentExpander expander = context.get(EnvironmentExpander.class);
+            Set<String> sensitive = expander == null ? Set.of() : expander.getSensitiveVariables();
+            SessionStart.Prepared prepared = SessionStart.prepare(new SessionRequest(step.getPrompt(), step.settings(),
+                    step.isPropagate()), context.get(Run.class), context.get(FilePath.class), context.get(EnvVars.class), launcher(),
+                    listener(), invocationId, sensitive);
+            state = prepared.state();
+            if (stopCause != null || d.isCompleted()) {
+                SessionResult aborted = prepared.follower().abortedBeforeStart();
+                if (d.isCompleted()) {
+                    d.recordOnly(aborted); // the step ended meanwhile (the stop's deadline): record the session anyway
+                } else {
+                    d.end(aborted);
+                }
+                return;
+            }
+            context.saveState(); // a restart from here on removes the launch folder, which stops a CLI that started
+            AgentSession session = SessionStart.launch(prepared, launcher(), listener(), d);
+            if (session == null) {
+                d.end(prepared.follower().result()); // it could not start: the follower says why
+                return;
+            }
+            if (d.isCompleted()) {
+                // the step ended while the CLI was being started (its stop's deadline passed): stop it, which
+                // removing its folders does, and record the session
+                AgentCalls.pool().execute(() -> {
+                    try {
+                        session.stopNow();
+                        session.cleanup();
+                    } catch (IOException | InterruptedException | RuntimeException e) {
+                        LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
+                    }
+                });
+                d.recordOnly(prepared.follower().abortedBeforeStart());
+                return;
+            }
+            state = state.started(session.location());
+            context.saveState();
+            saveCheckpointNow(invocationId, prepared.follower());
+            d.follow(prepared.follower(), session);
+            if (stopCause != null) {
+                d.requestStop(); // stopped while it was starting
+            }
+        } catch (Throwable e) {
+            if (d.isCompleted()) {
+                return;
+            }
+            failOnce(d, e);
+        }
+    }
+
+    private void saveCheckpointNow(String invocationId, SessionFollower follower) {
+        try {
+            SessionJournal.saveCheckpoint(getContext().get(Run.class), invocationId, follower.checkpoint());
+        } catch (IOException | InterruptedException e) {
+            LOGGER.log(Level.FINE, "could not save the first checkpoint of a Copilot session", e);
+        }
+    }
+
+    /** Ends the step with {@code e} unless it has ended already. */
+    private void failOnce(SessionDriver d, Throwable e) {
+        if (d.claimWithoutSession()) {
+            getContext().onFailure(e);
+        }
+    }
+
+    @Override
+    public void onResume() {
+        driver = new SessionDriver(state == null ? "unknown" : state.invocationId(), this);
+        Following.starters().submit(this::resume);
+    }
+
+    /** After a controller restart, on a starter thread: follows the session again once its agent is back. */
+    private void resume() {
+        SessionDriver d = driver;
+        ResumeState s = state;
+        if (s == null) {
+            failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
+            return;
+        }
+        if (s.location() == null) {
+            // restarted while the CLI was being started: remove its launch folder, which stops it if it did start
+            FilePath launchFolder = FilePathUtils.find(s.launchNode(), s.launchFolder());
+            if (launchFolder != null) {
+                try {
+                    AgentSession.deleteFolders(launchFolder);
+                } catch (IOException | InterruptedException e) {
+                    LOGGER.log(Level.FINE, "could not remove the launch folder of a Copilot session", e);
+                }
+            }
+            failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
+            return;
+        }
+        try {
+            AgentSession session = new AgentSession(s.location(), d);
+            SessionFollower follower = SessionResume.follower(s, getContext().get(Run.class),
+                    getContext().get(EnvVars.class), listener(), session);
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Resumed(s.location().displayNode()));
+            d.follow(follower, session);
+            if (stopCause != null) {
+                d.requestStop();
+            }
+        } catch (AbortException e) {
+            // a credential is gone: nobody may follow this session any more, so it has to stop
+            stopUnfollowable(d, s, e);
+        } catch (AgentSession.FolderGone e) {
+            endWithFolderGone(d, s, e);
+        } catch (IOException e) {
+            if (System.currentTimeMillis() - s.startedAtMillis() > limitWithGraceMillis(s)) {
+                failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
+                return;
+            }
+            if (!reportedUnreachable) {
+                reportedUnreachable = true;
+                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
+            }
+            Timer.get().schedule(() -> Following.starters().submit(this::resume), RESUME_RETRY_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException | RuntimeException e) {
+            failOnce(d, e);
+        }
+    }
+
+    /** Past the wall-clock limit and the launch script's grace, the CLI has ended on the agent whatever happened. */
+    private static long limitWithGraceMillis(ResumeState s) {
+        Duration timeout = s.plan().limit(SessionSettings.TIMEOUT);
+        return timeout == null ? Long.MAX_VALUE
+                : timeout.toMillis() + TimeUnit.SECONDS.toMillis(2L * io.jenkins.plugins.copilotautopilot.core.launch.LaunchScript.WATCHDOG_GRACE_SECONDS);
+    }
+
+    /**
+     * The session's folder went with its workspace while the controller was down: whatever still runs of it is
+     * stopped (durable-task's stop needs no files), and the session ends FAILED, recorded with what its journal held.
+     */
+    private void endWithFolderGone(SessionDriver d, ResumeState s, AgentSession.FolderGone gone) {
+        try {
+            new AgentSession(s.location(), d).stopNow();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not stop a Copilot session whose folder is gone", e);
+        }
+        try {
+            d.end(SessionResume.withoutSession(s, getContext().get(Run.class), getContext().get(EnvVars.class), listener())
+                    .lost(null, gone.getMessage()));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            failOnce(d, new AbortException(gone.getMessage()));
+        }
+    }
+
+    private void stopUnfollowable(SessionDriver d, ResumeState s, AbortException why) {
+        try {
+            AgentSession session = new AgentSession(s.location(), d);
+            session.stopNow();
+            session.cleanup();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not stop a Copilot session that cannot be followed", e);
+        }
+        failOnce(d, why);
+    }
+
+    @Override
+    public void stop(Throwable cause) throws Exception {
+        if (stopCause == null) {
+            stopCause = cause;
+        }
+        SessionDriver d = driver;
+        if (d == null) {
+            getContext().onFailure(cause);
+            return;
+        }
+        d.requestStop();
+        // a stop ends the step once the CLI is gone; if that cannot be done, the step ends anyway, with the session
+        // recorded as ABORTED (the CLI may still run: the log says so, and its watchdog ends it at the latest limit)
+        Timer.get().schedule(() -> {
+            if (d.isCompleted()) {
+                return;
+            }
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StopTimedOut(STOP_DEADLINE_SECONDS));
+            SessionFollower f = d.follower();
+            if (f != null) {
+                d.end(f.abortedUnreachable(Messages.CopilotAutopilotStepExecution_NoStopWithin(STOP_DEADLINE_SECONDS)));
+            } else if (d.claimWithoutSession()) {
+                getContext().onFailure(cause);
+            }
+        }, STOP_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    // ---- SessionDriver.Build ----
+
+    @Override
+    public Run<?, ?> run() throws IOException, InterruptedException {
+        return getContext().get(Run.class);
+    }
+
+    @Override
+    public void checkpoint(Checkpoint checkpoint) throws IOException, InterruptedException {
+        ResumeState s = state;
+        if (s != null) {
+            SessionJournal.saveCheckpoint(run(), s.invocationId(), checkpoint);
+        }
+    }
+
+    @Override
+    public ResumeState state() {
+        return state;
+    }
+
+    /** How the session's end ends the step (a recorder thread; the session is recorded). */
+    @Override
+    public void ended(SessionResult result, boolean changesFileWritten) {
+        ResumeState s = state;
+        boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate();
+        try {
+            BuildVerdict verdict = Outcomes.verdict(result, s == null ? null : s.plan());
+            if (verdict == BuildVerdict.ABORTED) {
+                Throwable cause = stopCause;
+                getContext().onFailure(cause != null ? cause : new FlowInterruptedException(Result.ABORTED, true));
+                return;
+            }
+            if (verdict == BuildVerdict.FAILURE && propagate) {
+                getContext().onFailure(new AbortException(SessionRecording.failureMessage(result)));
+                return;
+            }
+            if (verdict == BuildVerdict.UNSTABLE || verdict == BuildVerdict.FAILURE) {
+                // unstable, or a failure the Pipeline asked to get back as a result (propagate: false)
+                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Warning(result.outcome().name(), result.reason()));
+                if (verdict == BuildVerdict.UNSTABLE) {
+                    getContext().get(FlowNode.class).addOrReplaceAction(new WarningAction(Result.UNSTABLE).withMessage(result.reason()));
+                    run().setResult(Result.UNSTABLE);
+                }
+            }
+            LinkedHashMap<String, Object> map = new LinkedHashMap<>(result.toMap());
+            map.put("changesFile", changesFileWritten ? s.plan().get(SessionSettings.CHANGES_FILE) : null);
+            getContext().onSuccess(map);
+        } catch (Throwable e) {
+            getContext().onFailure(e);
+        }
+    }
+
+    @Override
+    public String getStatus() {
+        SessionDriver d = driver;
+        return d == null ? "starting the Copilot CLI" : d.status();
+    }
+
+    @Override
+    public Launcher launcher() throws IOException, InterruptedException {
+        Launcher launcher = getContext().get(Launcher.class);
+        if (launcher == null) {
+            throw new IOException("no launcher in " + getContext());
+        }
+        return launcher;
+    }
+
+    @Override
+    public synchronized TaskListener listener() {
+        if (listener == null) {
+            try {
+                listener = getContext().get(TaskListener.class);
+            } catch (IOException | InterruptedException e) {
+                LOGGER.log(Level.FINE, "no listener", e);
+            }
+            if (listener == null) {
+                return TaskListener.NULL;
+            }
+        }
+        return listener;
+    }
+
+    /** For {@link Following#running()}: the session's driver, once there is one. */
+    SessionDriver driver() {
+        return driver;
+    }
+}

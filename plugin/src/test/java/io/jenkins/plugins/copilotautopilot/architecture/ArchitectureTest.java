@@ -1,0 +1,61 @@
+package io.jenkins.plugins.copilotautopilot.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shape of the plugin, by role: the tool installation and the agent side at the bottom, the build's pages and
+ * checks above them, running a session above those, the steps and their forms on top; no package depends on one
+ * above it, and none on the core's runner. The arrows below are the real ones; a new one has to be added on purpose.
+ */
+class ArchitectureTest {
+    private static final String PLUGIN = "io.jenkins.plugins.copilotautopilot";
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(PLUGIN);
+
+    @Test
+    void packagesDependDownwardOnly() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("tools").definedBy(PLUGIN + ".tools..")
+                .layer("agent").definedBy(PLUGIN + ".agent..")
+                .layer("pages").definedBy(PLUGIN + ".pages..")
+                .layer("checks").definedBy(PLUGIN + ".checks..")
+                .layer("session").definedBy(PLUGIN + ".session..")
+                .layer("step").definedBy(PLUGIN + ".step..")
+                .whereLayer("tools").mayNotAccessAnyLayer()
+                .whereLayer("agent").mayNotAccessAnyLayer()
+                .whereLayer("pages").mayNotAccessAnyLayer()
+                .whereLayer("checks").mayOnlyAccessLayers("pages")
+                .whereLayer("session").mayOnlyAccessLayers("tools", "agent", "pages", "checks")
+                .whereLayer("step").mayOnlyAccessLayers("tools", "agent", "pages", "session")
+                .check(CLASSES);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching(PLUGIN + ".(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    @Test
+    void theRootPackageHoldsOnlyTheMessages() {
+        classes().that().resideInAPackage(PLUGIN)
+                .should().haveSimpleName("Messages")
+                .because("every class has a role and the package of it; the root holds the generated Messages only")
+                .check(CLASSES);
+    }
+
+    @Test
+    void thePluginDoesNotRunTheCoresRunnerOrDemo() {
+        noClasses().that().resideOutsideOfPackage(PLUGIN + ".core..").should().dependOnClassesThat().resideInAnyPackage(PLUGIN + ".core.runner..", PLUGIN + ".core.demo..")
+                .because("the runner and the demo are the command line's; Jenkins starts sessions through the engine")
+                .check(CLASSES);
+    }
+}
