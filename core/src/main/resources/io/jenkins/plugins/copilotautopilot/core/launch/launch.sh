@@ -157,7 +157,11 @@ sandbox_problem() {
   case $(uname -s) in
     Linux)
       missing=
-      for p in bwrap slirp4netns unshare nsenter iptables ip6tables iptables-restore ip6tables-restore; do
+      # the CLI looks for these on the PATH ("requires 'ip' on PATH to enforce proxy-only egress")
+      for p in bwrap slirp4netns unshare nsenter ip; do
+        command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
+      done
+      for p in iptables ip6tables iptables-restore ip6tables-restore; do
         command -v "$p" >/dev/null 2>&1 || [ -x "/usr/sbin/$p" ] || [ -x "/sbin/$p" ] || missing="$missing $p"
       done
       if [ -n "$missing" ]; then echo "sandbox-missing$missing"; return; fi

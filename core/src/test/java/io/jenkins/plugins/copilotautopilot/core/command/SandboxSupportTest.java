@@ -10,9 +10,10 @@ class SandboxSupportTest {
     void eachWordOfTheLaunchScriptBecomesOneLine() {
         assertThat(SandboxSupport.explain("sandbox-missing slirp4netns iptables"))
                 .isEqualTo("sandbox is on, but this machine cannot run the Copilot CLI's sandbox: it needs slirp4netns, iptables on"
-                        + " the PATH (on Linux: bubblewrap 0.5.0+, slirp4netns, util-linux 2.35+ and iptables). Install it, run the"
+                        + " the PATH (on Linux: bubblewrap 0.5.0+, slirp4netns, util-linux 2.35+, iproute2 and iptables). Install it, run the"
                         + " step on a node that has it, or turn sandbox off.");
-        assertThat(SandboxSupport.explain("sandbox-tun")).contains("read and write access to /dev/net/tun");
+        assertThat(SandboxSupport.explain("sandbox-tun")).contains("read and write access to /dev/net/tun")
+                .endsWith("Allow it, run the step on a node where it works, or turn sandbox off.");
         assertThat(SandboxSupport.explain("sandbox-namespaces bwrap: No permissions to create new namespace"))
                 .contains("bubblewrap cannot create namespaces here (bwrap: No permissions to create new namespace)")
                 .contains("--security-opt seccomp=unconfined --security-opt systempaths=unconfined");

@@ -43,7 +43,26 @@ class SandboxTest {
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).isEqualTo("Could not start the Copilot CLI: sandbox is on, but this machine cannot run the"
                 + " Copilot CLI's sandbox: it needs slirp4netns on the PATH (on Linux: bubblewrap 0.5.0+, slirp4netns, util-linux"
-                + " 2.35+ and iptables). Install it, run the step on a node that has it, or turn sandbox off.");
+                + " 2.35+, iproute2 and iptables). Install it, run the step on a node that has it, or turn sandbox off.");
+        assertThat(run.server.requests()).isEmpty();
+        assertThat(run.workDir.resolve("made.txt")).doesNotExist();
+    }
+
+    @Test
+    void aMachineWithoutIproute2sIpIsRefusedBeforeTheCliStarts() throws Exception {
+        // measured in a container with iptables but not iproute2: the check passed, then every shell call failed with
+        // "sandbox networking requires 'ip' on PATH to enforce proxy-only egress"
+        Path path = pathWithout("ip", null);
+        assertThat(path.resolve("ip")).doesNotExist();
+        assertThat(path.resolve("slirp4netns")).exists();
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo hi > made.txt", "Made it."))
+                .environment("PATH", path.toString())
+                .options(o -> o.set(SANDBOX, true).set(ALLOW_ALL_TOOLS, true))
+                .run();
+
+        assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(run.result.reason()).contains("it needs ip on the PATH (on Linux: bubblewrap 0.5.0+, slirp4netns,"
+                + " util-linux 2.35+, iproute2 and iptables)");
         assertThat(run.server.requests()).isEmpty();
         assertThat(run.workDir.resolve("made.txt")).doesNotExist();
     }
