@@ -95,7 +95,10 @@ class HostileInputTest {
                 .listener(new SessionListener() {
                     @Override
                     public void onToolStarted(ToolCall call) {
-                        ProcessHandle.current().descendants().forEach(p -> cmdlines.add(ProcessTable.cmdline(p.pid())));
+                        // the command lines this side builds (the launch, the CLI); the tool's own shell, when it is
+                        // already there, carries the model's command, secret and all, as the model wrote it
+                        ProcessHandle.current().descendants().map(p -> ProcessTable.cmdline(p.pid()))
+                                .filter(c -> !c.contains(split)).forEach(cmdlines::add);
                     }
                 })
                 .run();
