@@ -18,15 +18,26 @@ import org.jvnet.hudson.test.JenkinsRule;
  */
 final class AgentJvm extends ComputerLauncher {
     private final String agentJar;
+    /** The OS user the agent runs as (through {@code su}, so the tests run as root), or null for this one. */
+    private final String user;
     private transient volatile Process jvm;
 
-    private AgentJvm(String agentJar) {
+    private AgentJvm(String agentJar, String user) {
         this.agentJar = agentJar;
+        this.user = user;
     }
 
     /** Adds an agent named {@code name} (also its label) and waits until it is online. */
     static AgentJvm add(JenkinsRule j, String name, Path root) throws Exception {
-        AgentJvm launcher = new AgentJvm(new File(j.jenkins.getJnlpJars("agent.jar").getURL().toURI()).getAbsolutePath());
+        return add(j, name, root, null);
+    }
+
+    /**
+     * Adds an agent that runs as the ordinary OS user {@code user}, as real agents do (a service account), and waits
+     * until it is online; {@code root} must be that user's to write.
+     */
+    static AgentJvm add(JenkinsRule j, String name, Path root, String user) throws Exception {
+        AgentJvm launcher = new AgentJvm(new File(j.jenkins.getJnlpJars("agent.jar").getURL().toURI()).getAbsolutePath(), user);
         DumbSlave agent = new DumbSlave(name, root.toString(), launcher);
         agent.setLabelString(name);
         agent.setRetentionStrategy(RetentionStrategy.NOOP);
@@ -37,8 +48,10 @@ final class AgentJvm extends ComputerLauncher {
 
     @Override
     public void launch(SlaveComputer computer, TaskListener listener) throws IOException, InterruptedException {
-        Process started = new ProcessBuilder("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", agentJar)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder command = user == null ? new ProcessBuilder("setsid", java, "-jar", agentJar)
+                : new ProcessBuilder("setsid", "su", "-s", "/bin/sh", user, "-c", "exec \"$0\" -jar \"$1\"", java, agentJar);
+        Process started = command.redirectError(ProcessBuilder.Redirect.INHERIT).start();
         jvm = started;
         // this JVM ends with its own channel: a disconnect's clean-up, which may run after the next connect has
         // started another JVM, never reaches the new one

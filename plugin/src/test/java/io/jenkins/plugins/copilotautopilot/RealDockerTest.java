@@ -1,0 +1,223 @@
+package io.jenkins.plugins.copilotautopilot;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import hudson.model.Result;
+import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
+import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/**
+ * The step in docker-workflow's {@code docker.image(…).inside {}} against a real Docker engine, on an agent that runs
+ * as an ordinary user, as real agents do: {@code inside} then runs the container as that user ({@code docker run -u
+ * 1001:1001}), whose {@code HOME} there is {@code /}. What it needs is set up as in
+ * <a href="../../../../../../../../docs/testing.md#real-docker">docs/testing.md</a>: a Docker engine this machine's
+ * user {@value #USER} may use, the images {@value #IMAGE} (Debian minbase with procps) and {@value #IMAGE_WITHOUT_PS}
+ * (without {@code ps}), made locally (no registry is needed), and root to start that user's agent. Containers use the
+ * host's network only. What each test checks inside the container, it checks while the container still runs.
+ */
+@WithJenkins
+@Timeout(600)
+class RealDockerTest {
+    static final String USER = "jenkins-agent";
+    static final String IMAGE = "copilot-debian:12";
+    static final String IMAGE_WITHOUT_PS = "copilot-debian-nops:12";
+
+    private JenkinsRule j;
+    private Path agentRoot;
+
+    @BeforeAll
+    static void theEngineAndTheImagesAreThere() throws Exception {
+        for (String image : List.of(IMAGE, IMAGE_WITHOUT_PS)) {
+            Run inspect = run("docker", "image", "inspect", "--format", "{{.Id}}", image);
+            assertEquals(0, inspect.code, "RealDockerTest needs a running Docker engine and the local image " + image
+                    + " (see docs/testing.md, \"Real Docker\"): " + inspect.output);
+        }
+        assertEquals(0, run("id", "-u", USER).code, "RealDockerTest needs the OS user " + USER + " (see docs/testing.md)");
+    }
+
+    @BeforeEach
+    void anAgentRunningAsAnOrdinaryUser(JenkinsRule rule) throws Exception {
+        j = rule;
+        agentRoot = Files.createTempDirectory(Path.of("/tmp"), "docker-agent-");
+        Files.setPosixFilePermissions(agentRoot, PosixFilePermissions.fromString("rwx------"));
+        UserPrincipal user = agentRoot.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER);
+        Files.setOwner(agentRoot, user);
+        AgentJvm.add(j, "docker-agent", agentRoot, USER);
+    }
+
+    /** The CLI folder mounted read-only at the same path, so that the step's {@code copilotPath} works in the container. */
+    private static String insideArgs() {
+        String cli = TestCli.executable().path().toString();
+        String folder = cli.substring(0, cli.indexOf("/node_modules/"));
+        return "--network host -v " + folder + ":" + folder + ":ro";
+    }
+
+    private static String step(ScriptedModelServer model, String more) {
+        return "copilotAutopilot prompt: 'Work in the container.', copilotPath: '" + TestCli.executable().path() + "', providerBaseUrl: '"
+                + model.baseUrl() + "', model: 'fake-model', offline: true, allowAllTools: true" + more;
+    }
+
+    private WorkflowJob pipeline(String image, String body) throws Exception {
+        return TestPipelines.create(j, "node('docker-agent') {\n  docker.image('" + image + "').inside('" + insideArgs() + "') {\n"
+                + body + "\n  }\n}");
+    }
+
+    private Path workspace(WorkflowJob p) {
+        return agentRoot.resolve("workspace").resolve(p.getName());
+    }
+
+    @Test
+    void asAnOrdinaryUserTheCliGetsAHomeAndACacheThatTheNextBuildReuses() throws Exception {
+        String work = "id -u > who.txt; printf %s \"$HOME\" > home.txt; touch \"$HOME/written\" && echo yes > home-writable.txt";
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt(work, "Done."))) {
+            WorkflowJob p = pipeline(IMAGE, "    def r = " + step(model, "") + "\n    echo \"outcome=${r.outcome}\"");
+            WorkflowRun first = j.buildAndAssertSuccess(p);
+            j.assertLogContains("outcome=COMPLETED", first);
+            j.assertLogContains("docker run", first);
+            j.assertLogNotContains("EACCES", first);
+            Path ws = workspace(p);
+            assertEquals("1001", Files.readString(ws.resolve("who.txt")).strip(), "the tool ran as the agent's user");
+            assertEquals("yes", Files.readString(ws.resolve("home-writable.txt")).strip());
+            String home = Files.readString(ws.resolve("home.txt"));
+            assertThat("a home of the session's own, not /", home, containsString("@tmp/"));
+            Path marker = extractionMarker(ws);
+            FileTime unpacked = Files.getLastModifiedTime(marker);
+
+            WorkflowRun second = j.buildAndAssertSuccess(p);
+            j.assertLogContains("outcome=COMPLETED", second);
+            assertEquals(unpacked, Files.getLastModifiedTime(marker), "the second build did not unpack the CLI again");
+            assertTrue(Files.list(ws.resolveSibling(ws.getFileName() + "@tmp")).noneMatch(f -> f.getFileName().toString()
+                    .startsWith("copilot-autopilot-")), "no session folder left");
+        }
+    }
+
+    /** Where the CLI unpacked itself: the cache the launch script gave it beside the workspace. */
+    private static Path extractionMarker(Path ws) throws IOException {
+        Path cache = ws.resolveSibling(ws.getFileName() + "@tmp").resolve("copilot-cache-1001");
+        try (var files = Files.walk(cache)) {
+            return files.filter(f -> f.getFileName().toString().equals(".extraction-complete")).findFirst()
+                    .orElseThrow(() -> new AssertionError("the CLI's cache is not in " + cache));
+        }
+    }
+
+    @Test
+    void anAbortStopsTheCliAndItsToolInTheContainer() throws Exception {
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete("sleep 311", "Slept."))) {
+            WorkflowRun b = pipeline(IMAGE, "    " + step(model, "")).scheduleBuild2(0).waitForStart();
+            String container = awaitProcessInAContainer("sleep 311", b);
+            b.doStop();
+            j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(b));
+            j.assertLogContains("the Copilot CLI was stopped", b);
+            assertEquals("", hostProcesses("sleep 311"), "nothing of the session left on the host");
+            assertThat("the container is gone with the block", run("docker", "ps", "-q", "--no-trunc").output, not(containsString(container)));
+        }
+    }
+
+    @Test
+    void aTimeoutStopsTheCliAndItsToolWhileTheContainerRunsOn() throws Exception {
+        stoppedInside(IMAGE, "sleep 312", true, "", "[copilot] ABORTED:");
+    }
+
+    @Test
+    void aBudgetStopsTheCliAndItsToolWhileTheContainerRunsOn() throws Exception {
+        stoppedInside(IMAGE, "sleep 314", false, ", maxTokens: 10", "[copilot] OVER_BUDGET:");
+    }
+
+    @Test
+    void inAnImageWithoutPsTheWatchdogStopsTheCli() throws Exception {
+        // docker-workflow's kill needs ps in the container ("failed to run ps"): the launch script's watchdog stops it
+        WorkflowRun b = stoppedInside(IMAGE_WITHOUT_PS, "sleep 313", true, "", "[copilot] ABORTED:");
+        j.assertLogContains("[copilot] The launcher's kill did not succeed", b);
+    }
+
+    /**
+     * The step stopped by a {@code timeout {}} around it or by its own budget; then, in the same container, which still
+     * runs, no process of the session is left.
+     */
+    private WorkflowRun stoppedInside(String image, String tool, boolean timeout, String more, String closing) throws Exception {
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete(tool, "Slept."))) {
+            String ps = image.equals(IMAGE) ? "ps -eo args" : "cat /proc/[0-9]*/cmdline | tr '\\\\000' ' '";
+            String session = step(model, more);
+            WorkflowRun b = pipeline(image, "    try {\n"
+                    + "      " + (timeout ? "timeout(time: 30, unit: 'SECONDS') { " + session + " }" : session) + "\n"
+                    + "    } catch (err) {\n      echo \"stopped: ${err}\"\n    }\n"
+                    + "    sh \"echo left-after:; " + ps + "\"").scheduleBuild2(0).waitForStart();
+            if (timeout) {
+                awaitProcessInAContainer(tool, b);
+            } // a budget may stop the session before its tool starts: what is checked is that nothing is left
+            j.waitForCompletion(b);
+            j.assertLogContains(closing, b);
+            j.assertLogContains("stopped: ", b);
+            String log = JenkinsRule.getLog(b);
+            String after = log.substring(log.lastIndexOf("left-after:"));
+            assertThat(after, not(containsString(tool)));
+            assertThat(after, not(containsString("copilot-linux-x64/copilot")));
+            assertEquals("", hostProcesses(tool), "nothing of the session left on the host");
+            return b;
+        }
+    }
+
+    @Test
+    void withDockerContainerRunsTheStepToo() throws Exception {
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete("id -u > who.txt", "Done."))) {
+            WorkflowJob p = TestPipelines.create(j, "node('docker-agent') {\n  withDockerContainer(image: '" + IMAGE + "', args: '"
+                    + insideArgs() + "') {\n    " + step(model, "") + "\n  }\n}");
+            WorkflowRun b = j.buildAndAssertSuccess(p);
+            j.assertLogContains("COMPLETED", b);
+            assertEquals("1001", Files.readString(workspace(p).resolve("who.txt")).strip());
+        }
+    }
+
+    /** Waits until a process whose command line holds {@code command} runs in a container; returns the container's id. */
+    private static String awaitProcessInAContainer(String command, WorkflowRun b) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String id : run("docker", "ps", "-q", "--no-trunc").output.strip().split("\\s+")) {
+                if (!id.isEmpty() && run("docker", "top", id, "-eo", "pid,args").output.contains(command)) {
+                    return id;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no container ran '" + command + "' within 120 s; the build's log:\n" + JenkinsRule.getLog(b));
+    }
+
+    private static String hostProcesses(String command) throws Exception {
+        return run("pgrep", "-af", "^" + command).output.strip();
+    }
+
+    private record Run(int code, String output) {
+    }
+
+    private static Run run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", command) + " did not end within 60 s");
+        }
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+}
