@@ -43,13 +43,17 @@ class RealDockerTest {
     static final String USER = "jenkins-agent";
     static final String IMAGE = "copilot-debian:12";
     static final String IMAGE_WITHOUT_PS = "copilot-debian-nops:12";
+    /** {@value #IMAGE} with bubblewrap, slirp4netns, iptables and iproute2: what the CLI's sandbox needs. */
+    static final String SANDBOX_IMAGE = "copilot-debian-sandbox:12";
+    /** What bubblewrap needs in a container, as the help says. */
+    static final String SANDBOX_SECURITY = "--security-opt seccomp=unconfined --security-opt systempaths=unconfined";
 
     private JenkinsRule j;
     private Path agentRoot;
 
     @BeforeAll
     static void theEngineAndTheImagesAreThere() throws Exception {
-        for (String image : List.of(IMAGE, IMAGE_WITHOUT_PS)) {
+        for (String image : List.of(IMAGE, IMAGE_WITHOUT_PS, SANDBOX_IMAGE)) {
             Run inspect = run("docker", "image", "inspect", "--format", "{{.Id}}", image);
             assertEquals(0, inspect.code, "RealDockerTest needs a running Docker engine and the local image " + image
                     + " (see docs/testing.md, \"Real Docker\"): " + inspect.output);
@@ -68,7 +72,7 @@ class RealDockerTest {
     }
 
     /** The CLI folder mounted read-only at the same path, so that the step's {@code copilotPath} works in the container. */
-    private static String insideArgs() {
+    static String insideArgs() {
         String cli = TestCli.executable().path().toString();
         String folder = cli.substring(0, cli.indexOf("/node_modules/"));
         return "--network host -v " + folder + ":" + folder + ":ro";
@@ -80,8 +84,12 @@ class RealDockerTest {
     }
 
     private WorkflowJob pipeline(String image, String body) throws Exception {
-        return TestPipelines.create(j, "node('docker-agent') {\n  docker.image('" + image + "').inside('" + insideArgs() + "') {\n"
-                + body + "\n  }\n}");
+        return pipeline(image, "", body);
+    }
+
+    private WorkflowJob pipeline(String image, String moreArgs, String body) throws Exception {
+        return TestPipelines.create(j, "node('docker-agent') {\n  docker.image('" + image + "').inside('" + insideArgs() + moreArgs
+                + "') {\n" + body + "\n  }\n}");
     }
 
     private Path workspace(WorkflowJob p) {
@@ -157,10 +165,14 @@ class RealDockerTest {
      * runs, no process of the session is left.
      */
     private WorkflowRun stoppedInside(String image, String tool, boolean timeout, String more, String closing) throws Exception {
+        return stoppedInside(image, "", tool, timeout, more, closing);
+    }
+
+    private WorkflowRun stoppedInside(String image, String args, String tool, boolean timeout, String more, String closing) throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete(tool, "Slept."))) {
-            String ps = image.equals(IMAGE) ? "ps -eo args" : "cat /proc/[0-9]*/cmdline | tr '\\\\000' ' '";
+            String ps = image.equals(IMAGE_WITHOUT_PS) ? "cat /proc/[0-9]*/cmdline | tr '\\\\000' ' '" : "ps -eo args";
             String session = step(model, more);
-            WorkflowRun b = pipeline(image, "    try {\n"
+            WorkflowRun b = pipeline(image, args, "    try {\n"
                     + "      " + (timeout ? "timeout(time: 30, unit: 'SECONDS') { " + session + " }" : session) + "\n"
                     + "    } catch (err) {\n      echo \"stopped: ${err}\"\n    }\n"
                     + "    sh \"echo left-after:; " + ps + "\"").scheduleBuild2(0).waitForStart();
@@ -171,12 +183,152 @@ class RealDockerTest {
             j.assertLogContains(closing, b);
             j.assertLogContains("stopped: ", b);
             String log = JenkinsRule.getLog(b);
-            String after = log.substring(log.lastIndexOf("left-after:"));
+            // what has ended but was never reaped (the container's PID 1 is docker-workflow's cat) is not left running
+            String after = log.substring(log.lastIndexOf("left-after:")).lines().filter(l -> !l.endsWith("<defunct>"))
+                    .collect(java.util.stream.Collectors.joining("\n"));
             assertThat(after, not(containsString(tool)));
             assertThat(after, not(containsString("copilot-linux-x64/copilot")));
+            assertThat(after, not(containsString("bwrap")));
+            assertThat(after, not(containsString("slirp4netns")));
             assertEquals("", hostProcesses(tool), "nothing of the session left on the host");
             return b;
         }
+    }
+
+    @Test
+    void aCacheMountedFromTheAgentIsUnpackedOnceForEveryJob() throws Exception {
+        // the README's way to share one CLI cache between jobs: a folder of the agent's user, mounted in each container
+        Path cache = Files.createDirectories(agentRoot.resolve("copilot-cli-cache"));
+        Files.setOwner(cache, agentRoot.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER));
+        String mount = " -v " + cache + ":/copilot-cache -e XDG_CACHE_HOME=/copilot-cache";
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt("true", "Done."))) {
+            WorkflowJob first = pipeline(IMAGE, mount, "    " + step(model, ""));
+            j.buildAndAssertSuccess(first);
+            Path marker;
+            try (var files = Files.walk(cache)) {
+                marker = files.filter(f -> f.getFileName().toString().equals(".extraction-complete")).findFirst()
+                        .orElseThrow(() -> new AssertionError("the CLI did not unpack itself into the mounted cache " + cache));
+            }
+            FileTime unpacked = Files.getLastModifiedTime(marker);
+            WorkflowJob second = pipeline(IMAGE, mount, "    " + step(model, ""));
+            j.buildAndAssertSuccess(second);
+            assertEquals(unpacked, Files.getLastModifiedTime(marker), "another job did not unpack the CLI again");
+            for (WorkflowJob p : List.of(first, second)) {
+                assertTrue(Files.notExists(workspace(p).resolveSibling(workspace(p).getFileName() + "@tmp").resolve("copilot-cache-1001")),
+                        "no cache of the job's own");
+            }
+        }
+    }
+
+    @Test
+    void asRootInTheContainerOfAnAgentRunningAsAUserTheSessionIsFollowedAndLeavesNothingBehind() throws Exception {
+        // inside('-u root'): the CLI's home is root's and private, yet the agent (uid 1001) reads its usage records
+        // (a token budget stops the session) and deletes the session's folders at the end
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt("id -u > who.txt", "Done."))) {
+            WorkflowJob p = pipeline(IMAGE, " -u root", "    def r = " + step(model, "") + "\n    echo \"outcome=${r.outcome}\"\n"
+                    + "    try {\n      " + step(model, ", maxTokens: 10") + "\n    } catch (err) {\n      echo \"stopped: ${err}\"\n    }");
+            WorkflowRun b = j.buildAndAssertSuccess(p);
+            j.assertLogContains("outcome=COMPLETED", b);
+            j.assertLogContains("[copilot] OVER_BUDGET:", b);
+            j.assertLogNotContains("Could not delete", b);
+            Path ws = workspace(p);
+            assertEquals("0", Files.readString(ws.resolve("who.txt")).strip(), "the tool ran as root");
+            assertNoSessionFolder(ws);
+        }
+    }
+
+    @Test
+    void aFolderTheAgentMayNotDeleteIsOneLineSayingWhyAndIsNotRetried() throws Exception {
+        // what a session run as root leaves when it could not hand its folder over (its container was killed): here,
+        // without a container, a folder of root's made in the session's control folder while the session runs
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete(
+                "while [ ! -f go ]; do sleep 0.2; done", "Went."))) {
+            WorkflowJob p = TestPipelines.create(j, "node('docker-agent') {\n  " + step(model, "") + "\n}");
+            WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+            Path ws = workspace(p);
+            Path control = awaitControlFolder(ws, b);
+            Path roots = Files.createDirectories(control.resolve("roots"));
+            Files.writeString(roots.resolve("file"), "root's");
+            Files.writeString(ws.resolve("go"), "");
+            j.assertBuildStatusSuccess(j.waitForCompletion(b));
+            j.assertLogContains("[copilot] Could not delete the session's folder", b);
+            j.assertLogContains("permission denied for " + roots.resolve("file") + " (the agent runs as " + USER + ")", b);
+            j.assertLogContains("delete it as that user", b);
+            j.assertLogNotContains("trying again", b);
+            assertTrue(Files.exists(roots.resolve("file")));
+        }
+    }
+
+    /** The control folder of the session running in workspace {@code ws}: where the launch script beats. */
+    private static Path awaitControlFolder(Path ws, WorkflowRun b) throws Exception {
+        Path tmp = ws.resolveSibling(ws.getFileName() + "@tmp");
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.isDirectory(tmp)) {
+                try (var files = Files.walk(tmp)) {
+                    var heartbeat = files.filter(f -> f.getFileName().toString().equals("heartbeat")).findFirst();
+                    if (heartbeat.isPresent()) {
+                        return heartbeat.get().getParent();
+                    }
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no session's heartbeat in " + tmp + " within 120 s; the build's log:\n" + JenkinsRule.getLog(b));
+    }
+
+    private static void assertNoSessionFolder(Path ws) throws IOException {
+        try (var files = Files.walk(ws.resolveSibling(ws.getFileName() + "@tmp"))) {
+            assertEquals(List.of(), files.filter(f -> f.toString().contains("copilot-autopilot-")).toList(), "no session folder left");
+        }
+    }
+
+    @Test
+    void inAContainerWithoutWhatBubblewrapNeedsTheSandboxIsOneLineBeforeTheCliStarts() throws Exception {
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete("echo in > made.txt", "Made."))) {
+            WorkflowJob p = pipeline(SANDBOX_IMAGE, tunDevice(), "    " + step(model, ", sandbox: true"));
+            WorkflowRun b = j.buildAndAssertStatus(Result.FAILURE, p);
+            j.assertLogContains("sandbox is on, but this machine cannot run the", b);
+            j.assertLogContains("namespaces", b);
+            assertEquals(List.of(), model.requests(), "the model was never asked");
+            assertTrue(Files.notExists(workspace(p).resolve("made.txt")));
+        }
+    }
+
+    @Test
+    void theSandboxRunsTheAgentsCommandsInAContainerRunAsTheAgentsUserAndKeepsOutWhatItSays() throws Exception {
+        Path outside = Files.createDirectories(agentRoot.resolve("outside"));
+        Files.writeString(outside.resolve("secret.txt"), "outside-the-workspace");
+        String probe = "echo in > made.txt; id -u > who.txt; (cat /outside/secret.txt || echo unreadable) > seen.txt 2>/dev/null;"
+                + " (touch /etc/sandbox-probe && echo written || echo refused) > etc.txt 2>/dev/null";
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete(probe, "Probed."))) {
+            WorkflowJob p = pipeline(SANDBOX_IMAGE, tunDevice() + " " + SANDBOX_SECURITY + " -v " + outside + ":/outside:ro",
+                    "    def r = " + step(model, ", sandbox: true, allowAllPaths: true") + "\n    echo \"outcome=${r.outcome}\"");
+            WorkflowRun b = j.buildAndAssertSuccess(p);
+            j.assertLogContains("outcome=COMPLETED", b);
+            Path ws = workspace(p);
+            assertTrue(Files.exists(ws.resolve("made.txt")), "the workspace is writable in the sandbox; the build's log:\n" + JenkinsRule.getLog(b));
+            assertEquals("in", Files.readString(ws.resolve("made.txt")).strip());
+            assertEquals("1001", Files.readString(ws.resolve("who.txt")).strip());
+            assertEquals("unreadable", Files.readString(ws.resolve("seen.txt")).strip(), "a folder outside the workspace is not there");
+            assertEquals("refused", Files.readString(ws.resolve("etc.txt")).strip(), "/etc is read-only");
+        }
+    }
+
+    @Test
+    void aTimeoutStopsTheSandboxedToolAndItsSandboxInTheContainer() throws Exception {
+        stoppedInside(SANDBOX_IMAGE, tunDevice() + " " + SANDBOX_SECURITY, "sleep 316", true, ", sandbox: true", "[copilot] ABORTED:");
+    }
+
+    /**
+     * {@code /dev/net/tun} for slirp4netns, usable by the container's user: Docker's {@code --device} would hand it over
+     * as the host's node (root's, mode 600), so a node of mode 666 is mounted and the device allowed.
+     */
+    private String tunDevice() throws Exception {
+        Path tun = agentRoot.resolve("tun");
+        Run mknod = run("mknod", "-m", "666", tun.toString(), "c", "10", "200");
+        assertEquals(0, mknod.code, "mknod " + tun + ": " + mknod.output);
+        return " -v " + tun + ":/dev/net/tun --device-cgroup-rule \\'c 10:200 rwm\\'";
     }
 
     @Test
@@ -191,7 +343,7 @@ class RealDockerTest {
     }
 
     /** Waits until a process whose command line holds {@code command} runs in a container; returns the container's id. */
-    private static String awaitProcessInAContainer(String command, WorkflowRun b) throws Exception {
+    static String awaitProcessInAContainer(String command, WorkflowRun b) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             for (String id : run("docker", "ps", "-q", "--no-trunc").output.strip().split("\\s+")) {
@@ -204,14 +356,14 @@ class RealDockerTest {
         throw new AssertionError("no container ran '" + command + "' within 120 s; the build's log:\n" + JenkinsRule.getLog(b));
     }
 
-    private static String hostProcesses(String command) throws Exception {
+    static String hostProcesses(String command) throws Exception {
         return run("pgrep", "-af", "^" + command).output.strip();
     }
 
-    private record Run(int code, String output) {
+    record Run(int code, String output) {
     }
 
-    private static Run run(String... command) throws IOException, InterruptedException {
+    static Run run(String... command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {

@@ -90,11 +90,18 @@ final class AgentStops {
         });
     }
 
-    /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
+    /**
+     * Deletes a session's folders given its task workspace (the launch folder), bounded in time; a
+     * {@link FoldersNotDeletedException} when the agent answered that it could not.
+     */
     static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
         FilePath controlParent = WorkspaceList.tempDir(taskWorkspace);
-        TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Deleting(taskWorkspace.getRemote()),
+        String refused = TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
+                Messages.AgentSession_Deleting(taskWorkspace.getRemote()),
                 () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent == null ? taskWorkspace.getRemote() : controlParent.getRemote())));
+        if (refused != null) {
+            throw new FoldersNotDeletedException(refused);
+        }
     }
 
 }

@@ -4,13 +4,16 @@ import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import jenkins.MasterToSlaveFileCallable;
 
 /**
  * On the agent: deletes a session's folders, the launch files and durable-task's control folder with the CLI's private
- * state in it, in one round trip. A watchdog still running there stops its CLI once its folder is gone.
+ * state in it, in one round trip. A watchdog still running there stops its CLI once its folder is gone. Returns why
+ * the agent could not delete them, or null when they are gone: a refusal is told apart from an agent that did not
+ * answer, which is worth asking again.
  */
-final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<Void> {
+final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<String> {
     private static final long serialVersionUID = 1L;
 
     private final String controlParent;
@@ -21,9 +24,15 @@ final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<Void>
     }
 
     @Override
-    public Void invoke(File launchFolder, VirtualChannel channel) throws IOException {
-        LocalCliSession.deleteRecursively(launchFolder.toPath());
-        LocalCliSession.deleteRecursively(new File(controlParent).toPath());
-        return null;
+    public String invoke(File launchFolder, VirtualChannel channel) {
+        try {
+            LocalCliSession.deleteRecursively(launchFolder.toPath());
+            LocalCliSession.deleteRecursively(new File(controlParent).toPath());
+            return null;
+        } catch (AccessDeniedException e) {
+            return "permission denied for " + e.getFile() + " (the agent runs as " + System.getProperty("user.name") + ")";
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 }

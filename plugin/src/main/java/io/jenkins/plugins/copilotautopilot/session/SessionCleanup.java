@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.agent.FoldersNotDeletedException;
 
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
@@ -13,7 +14,8 @@ import java.util.logging.Logger;
 
 /**
  * An ended session's folders deleted on its agent (the launch files, the control folder with the CLI's home): at once,
- * waited for a bounded time, else in the background every {@value #RETRY_SECONDS} s until the agent answers.
+ * waited for a bounded time, else in the background every {@value #RETRY_SECONDS} s until the agent answers. An agent
+ * that answers that it cannot delete them (files of another user) is not asked again.
  */
 final class SessionCleanup {
     private static final Logger LOGGER = Logger.getLogger(SessionCleanup.class.getName());
@@ -24,17 +26,34 @@ final class SessionCleanup {
     private SessionCleanup() {
     }
 
+    /** How a deletion went. */
+    sealed interface Cleanup {
+        /** The folders are gone. */
+        record Deleted() implements Cleanup {
+        }
+
+        /** The agent did not answer (in time): worth asking again. */
+        record Unreachable() implements Cleanup {
+        }
+
+        /** The agent answered that it could not delete them, and why. */
+        record Refused(String why) implements Cleanup {
+        }
+    }
+
     /**
      * Deletes the session's folders on the agent (which also stops a CLI still running there: its watchdog ends it
-     * once its folder is gone); false when the agent could not be reached.
+     * once its folder is gone).
      */
-    private static boolean cleanedUp(AgentSession s) {
+    private static Cleanup cleanedUp(AgentSession s) {
         try {
             s.cleanup();
-            return true;
+            return new Cleanup.Deleted();
+        } catch (FoldersNotDeletedException e) {
+            return new Cleanup.Refused(e.getMessage());
         } catch (IOException | InterruptedException | RuntimeException e) {
             LOGGER.log(Level.FINE, "could not delete the folders of a Copilot session", e);
-            return false;
+            return new Cleanup.Unreachable();
         }
     }
 
@@ -42,16 +61,16 @@ final class SessionCleanup {
      * {@link #cleanedUp} on the remote-call pool, waited for a bounded time: a channel that never answers keeps that
      * pool's thread (not this one), and the build is recorded and ends anyway.
      */
-    static boolean now(AgentSession s) {
-        Future<Boolean> cleanup = AgentCalls.pool().submit(() -> cleanedUp(s));
+    static Cleanup now(AgentSession s) {
+        Future<Cleanup> cleanup = AgentCalls.pool().submit(() -> cleanedUp(s));
         try {
             return cleanup.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
             cleanup.cancel(true);
-            return false;
+            return new Cleanup.Unreachable();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return new Cleanup.Unreachable();
         }
     }
 
@@ -66,8 +85,11 @@ final class SessionCleanup {
             return;
         }
         jenkins.util.Timer.get().schedule(() -> AgentCalls.pool().submit(() -> {
-            if (!cleanedUp(s)) {
+            Cleanup c = cleanedUp(s);
+            if (c instanceof Cleanup.Unreachable) {
                 retry(s, attempt + 1);
+            } else if (c instanceof Cleanup.Refused r) {
+                LOGGER.warning(() -> "could not delete " + s.location().controlFolder() + " on " + s.location().displayNode() + ": " + r.why());
             }
         }), RETRY_SECONDS, TimeUnit.SECONDS);
     }

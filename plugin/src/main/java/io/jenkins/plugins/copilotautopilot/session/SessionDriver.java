@@ -279,10 +279,16 @@ public final class SessionDriver implements AgentSession.Owner {
                 if (s != null && kept != null) {
                     keepSoon(s, kept);
                 }
-                if (s != null && !SessionCleanup.now(s)) {
-                    build.listener().getLogger().println(Messages.SessionDriver_CleanupLater(s.location().controlFolder(),
-                            s.location().displayNode()));
-                    SessionCleanup.later(s);
+                if (s != null) {
+                    SessionCleanup.Cleanup cleanup = SessionCleanup.now(s);
+                    if (cleanup instanceof SessionCleanup.Cleanup.Refused refused) {
+                        build.listener().getLogger().println(Messages.SessionDriver_CleanupRefused(s.location().controlFolder(),
+                                s.location().displayNode(), refused.why()));
+                    } else if (cleanup instanceof SessionCleanup.Cleanup.Unreachable) {
+                        build.listener().getLogger().println(Messages.SessionDriver_CleanupLater(s.location().controlFolder(),
+                                s.location().displayNode()));
+                        SessionCleanup.later(s);
+                    }
                 }
                 written = s != null && ChangesFile.write(build.state(), result, build.listener());
                 try {

@@ -32,6 +32,7 @@ now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
 # the launch cannot go on: why (one line) and the exit code
 fail() {
+  hand_over
   printf '%s\n' "$2" > "$c/launch-error"
   printf '%s\n' "$1" > "$c/exit-code"
   [ "$in" = "$c" ] || rm -rf "$in"
@@ -51,6 +52,13 @@ sweep() {
 
 stopped() { [ -f "$c/stopped" ] || [ -f "$c/stop" ]; }
 
+# A session run as root for an agent that runs as another user (docker-workflow's inside('-u root') on an agent that
+# runs as a service account) hands what it makes in the control folder (the CLI's home, made private by the CLI) to
+# that user, who reads the usage records in it and deletes the folder at the end: on every heartbeat and at the end.
+# -h: a link in the folder is changed itself, never what it points to.
+owner=
+hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
+
 # runs while process $1 runs: a heartbeat every second; stops it (SIGTERM, a grace period, SIGKILL, and every process
 # of the run) when the stop file appears, at the wall-clock limit, or when the control folder is gone
 watchdog() {
@@ -58,6 +66,7 @@ watchdog() {
   why=
   while kill -0 "$1" 2>/dev/null; do
     if ! echo "$n" > "$c/heartbeat"; then why=gone; break; fi
+    hand_over
     if [ -f "$c/stop" ]; then why=stop; break; fi
     if [ "$limit" -gt 0 ] && [ "$n" -ge "$limit" ]; then why=limit; break; fi
     sleep 1
@@ -245,6 +254,10 @@ done
 rm -rf "$in/env"
 COPILOT_HOME=$c/copilot-home
 export COPILOT_HOME
+if [ "$(id -u)" = 0 ]; then
+  owner=$(stat -c %u:%g "$c" 2>/dev/null || stat -f %u:%g "$c" 2>/dev/null)
+  case $owner in 0:* | '') owner= ;; esac
+fi
 
 limit=0 describe='' changes=1 keep='' sandbox='' kill_grace=3 await=900
 untracked_files=10000 untracked_kb=102400 patch_bytes=1048576 verify_lines=60 verify_chars=1000
@@ -386,5 +399,6 @@ if [ "$keep" = 1 ]; then
   fi
 fi
 rm -f "$c/git-before.index" "$c/git-after.index"
+hand_over
 printf '%s\n' "$code" > "$c/exit-code.tmp" && mv "$c/exit-code.tmp" "$c/exit-code"
 exit "$code"
