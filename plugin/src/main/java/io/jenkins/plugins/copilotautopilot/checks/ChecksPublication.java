@@ -66,7 +66,7 @@ final class ChecksPublication {
             case TIMED_OUT, STALLED -> ChecksConclusion.TIME_OUT;
             case ABORTED -> ChecksConclusion.CANCELED;
             case FAILED, OVER_BUDGET -> ChecksConclusion.FAILURE;
-            case INCOMPLETE, BLOCKED, NOT_VERIFIED -> switch (verdict) {
+            case INCOMPLETE, BLOCKED, NOT_VERIFIED, OUTPUT_INVALID -> switch (verdict) {
                 case SUCCESS -> ChecksConclusion.SUCCESS;
                 case UNSTABLE -> ChecksConclusion.NEUTRAL;
                 case FAILURE, ABORTED -> ChecksConclusion.FAILURE;

@@ -64,6 +64,8 @@ public final class SessionFollower {
 
     private final EventParser usageParser = new EventParser();
     private final VerifyLoop verifyLoop;
+    /** The check of the agent's answers against the schema, or null when the session asks for none. */
+    private final OutputCheck outputCheck;
 
     private long outputOffset;
     private long stderrOffset;
@@ -100,8 +102,24 @@ public final class SessionFollower {
         this.stdoutLines = new LineAssembler(pipeline, maxLineBytes);
         this.stderr = new StderrCollector(renderer, journal);
         this.stderrLines = new LineAssembler(stderr, maxStderrLineBytes);
+        this.outputCheck = OutputCheck.of(plan, masker, this::answerChecked);
+        if (outputCheck != null) {
+            tracker.addListener(outputCheck);
+        }
         this.verifyLoop = new VerifyLoop(this.callLimits.verify() == null ? null
-                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), masker).follow(tracker);
+                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), outputCheck, masker).follow(tracker);
+    }
+
+    /** An answer checked against the schema: a line in the log, a record in the journal. */
+    private void answerChecked(io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict verdict) {
+        boolean again = !verdict.valid() && verdict.round() < outputCheck.maxRounds();
+        renderer.answerChecked(verdict, again);
+        com.fasterxml.jackson.databind.node.ObjectNode data = EventParser.mapper().createObjectNode();
+        data.put("round", verdict.round());
+        data.put("valid", verdict.valid());
+        data.put("characters", verdict.answer().length());
+        verdict.errors().forEach(data.putArray("errors")::add);
+        journal.recordOwn(EventJournal.OUTPUT_CHECKED, data);
     }
 
     /** What one tick did. */
@@ -468,8 +486,10 @@ public final class SessionFollower {
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
-        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd, callLimits.verify() == null ? null
-                : new AcceptanceCheck(callLimits.verify(), callLimits.maxVerifyRounds()),
+        io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict answer = outputCheck == null ? null : outputCheck.latest();
+        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd, outputCheck == null ? null
+                : new OutcomeDecider.Answer(outputCheck.rounds(), outputCheck.maxRounds(), answer == null ? null : answer.problem()),
+                callLimits.verify() == null ? null : new AcceptanceCheck(callLimits.verify(), callLimits.maxVerifyRounds()),
                 new AcceptanceCheck.Rounds(tracker.verifyRounds(), tracker.verifyExitCode()));
         Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
         UsageTotals usage = tracker.usage();
@@ -511,7 +531,26 @@ public final class SessionFollower {
                 tracker.deniedUrls().stream().map(masker::mask).toList(),
                 callLimits.verify() == null || outcome.outcome() != Outcome.COMPLETED && outcome.outcome() != Outcome.NOT_VERIFIED
                         ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
-                tracker.verifyRounds(), tracker.verifyExitCode());
+                tracker.verifyRounds(), tracker.verifyExitCode(), validAnswer(), outputCheck == null ? 0 : outputCheck.rounds(),
+                findings());
+    }
+
+    /** The latest answer when it followed the schema, else null. */
+    private String validAnswer() {
+        io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict last = outputCheck == null ? null : outputCheck.latest();
+        return last != null && last.valid() ? last.answer() : null;
+    }
+
+    private List<io.jenkins.plugins.copilotautopilot.core.output.Finding> findings() {
+        String answer = validAnswer();
+        if (answer == null) {
+            return List.of();
+        }
+        try {
+            return io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings.of(EventParser.mapper().readTree(answer));
+        } catch (java.io.IOException e) {
+            return List.of();
+        }
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {
