@@ -137,6 +137,14 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                 null, List.of());
     }
 
+    /** This result with other findings (the same held to the workspace, say). */
+    public SessionResult withFindings(List<Finding> heldFindings) {
+        return new SessionResult(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens, outputTokens,
+                cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls, verified, verifyRounds,
+                verifyExitCode, output, outputRounds, heldFindings);
+    }
+
     public boolean completed() {
         return outcome == Outcome.COMPLETED;
     }
