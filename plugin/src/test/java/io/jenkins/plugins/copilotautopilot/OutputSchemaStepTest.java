@@ -18,14 +18,8 @@ import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
 import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
 import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
-import hudson.model.Job;
-import hudson.model.Run;
-import hudson.model.TaskListener;
-import io.jenkins.plugins.checks.api.ChecksPublisher;
-import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.htmlunit.html.HtmlPage;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.BeforeEach;
@@ -85,6 +79,12 @@ class OutputSchemaStepTest {
             assertThat(page.asNormalizedText(), containsString("<script>alert(1)</script>"));
             assertThat(page.getWebResponse().getContentAsString(), not(containsString("<script>alert(1)")));
             assertTrue(page.getElementsByTagName("img").stream().noneMatch(e -> "x".equals(e.getAttribute("src"))));
+            // the build's page carries the answer (its summary) as text too; the REST view as JSON data
+            String build = j.createWebClient().getPage(b).getWebResponse().getContentAsString();
+            assertThat(build, not(containsString("<script>alert(1)")));
+            assertThat(build, not(containsString("<img src=x")));
+            var api = j.createWebClient().goTo(b.getUrl() + "api/json?depth=2", "application/json").getWebResponse();
+            assertThat(api.getContentAsString(), containsString("\"outputRounds\":2"));
         }
     }
 
@@ -159,22 +159,6 @@ class OutputSchemaStepTest {
 
     /** The checks as checks-api hands them to a publisher, caught (as in {@link ChecksTest}). */
     @TestExtension
-    public static final class Capturing extends ChecksPublisherFactory {
-        static final List<ChecksDetails> published = new CopyOnWriteArrayList<>();
-
-        @Override
-        protected Optional<ChecksPublisher> createPublisher(Run<?, ?> run, TaskListener listener) {
-            return Optional.of(new ChecksPublisher() {
-                @Override
-                public void publish(ChecksDetails details) {
-                    published.add(details);
-                }
-            });
-        }
-
-        @Override
-        protected Optional<ChecksPublisher> createPublisher(Job<?, ?> job, TaskListener listener) {
-            return Optional.empty();
-        }
+    public static final class Capturing extends CapturedChecks {
     }
 }

@@ -4,16 +4,11 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import hudson.model.Job;
 import hudson.model.Result;
-import hudson.model.Run;
-import hudson.model.TaskListener;
 import hudson.tools.ToolProperty;
 import io.jenkins.plugins.analysis.core.model.ResultAction;
 import io.jenkins.plugins.checks.api.ChecksAnnotation;
 import io.jenkins.plugins.checks.api.ChecksDetails;
-import io.jenkins.plugins.checks.api.ChecksPublisher;
-import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
 import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
@@ -22,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import jenkins.branch.BranchSource;
 import jenkins.scm.impl.mock.MockSCMController;
 import jenkins.scm.impl.mock.MockSCMDiscoverChangeRequests;
@@ -108,22 +102,6 @@ class ReviewPullRequestTest {
 
     /** The checks as checks-api hands them to a publisher, caught. */
     @TestExtension
-    public static final class Capturing extends ChecksPublisherFactory {
-        static final List<ChecksDetails> published = new CopyOnWriteArrayList<>();
-
-        @Override
-        protected Optional<ChecksPublisher> createPublisher(Run<?, ?> run, TaskListener listener) {
-            return Optional.of(new ChecksPublisher() {
-                @Override
-                public void publish(ChecksDetails details) {
-                    published.add(details);
-                }
-            });
-        }
-
-        @Override
-        protected Optional<ChecksPublisher> createPublisher(Job<?, ?> job, TaskListener listener) {
-            return Optional.empty();
-        }
+    public static final class Capturing extends CapturedChecks {
     }
 }
