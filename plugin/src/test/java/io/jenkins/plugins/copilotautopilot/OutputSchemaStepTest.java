@@ -69,7 +69,7 @@ class OutputSchemaStepTest {
             j.assertLogContains("[copilot] Answer written to ", b);
             String written = j.jenkins.getWorkspaceFor(j.jenkins.getItemByFullName("p0", org.jenkinsci.plugins.workflow.job.WorkflowJob.class))
                     .child("answer.json").readToString();
-            assertThat(written, containsString("\"verdict\": \"pass\""));
+            assertThat(written, containsString("\"verdict\":\"pass\""));
             assertThat(model.requests().toString(), containsString("does not follow the JSON Schema of the task"));
 
             SessionRecord s = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
@@ -96,6 +96,11 @@ class OutputSchemaStepTest {
 
             j.assertLogContains("outputSchema is not a valid JSON Schema: ", b);
             j.assertLogNotContains("[copilot] Turn 1", b);
+            assertEquals(1, b.getLog(100).stream().filter(l -> l.contains("outputSchema is not a valid JSON Schema")).count(), "one line");
+
+            WorkflowRun alone = j.assertBuildStatus(Result.FAILURE, TestPipelines.create(j, "node {\n  "
+                    + step(model, ", issuesFile: 'findings.json'") + "\n}").scheduleBuild2(0));
+            j.assertLogContains("issuesFile needs an answer to write: set outputSchema or reviewFindings.", alone);
             assertEquals(List.of(), model.requests(), "the model was never asked");
         }
     }
@@ -152,7 +157,7 @@ class OutputSchemaStepTest {
             p.getBuildersList().add(new CopilotAutopilotBuilder(task));
             FreeStyleBuild b = j.buildAndAssertSuccess(p);
 
-            assertEquals("{\"verdict\": \"fail\"}", b.getWorkspace().child("out/answer.json").readToString());
+            assertEquals("{\"verdict\":\"fail\"}", b.getWorkspace().child("out/answer.json").readToString());
             j.assertLogContains("[copilot] Answer 1: follows the schema (", b);
         }
     }

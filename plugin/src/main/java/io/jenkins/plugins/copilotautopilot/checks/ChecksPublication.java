@@ -60,7 +60,8 @@ final class ChecksPublication {
                         .withTitle(Texts.truncate(Texts.oneLine(result.outcome().name() + ": " + result.reason()), MAX_TITLE))
                         .withSummary(summary(result, plan))
                         .withText(numbers(result))
-                        .withAnnotations(annotations(result))
+                        // the agent's words, like its summary: only where the console may show them
+                        .withAnnotations(plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE) ? annotations(result) : List.of())
                         .build())
                 .build();
         ChecksPublisherFactory.fromRun(run, listener).publish(details);

@@ -8,6 +8,7 @@ import io.jenkins.plugins.copilotautopilot.agent.TimeLimits;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.output.IssuesFile;
 import io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,7 +32,8 @@ final class AnswerFiles {
         Path workspace = Path.of(paths.workspace());
         ReviewFindings.Held held = ReviewFindings.inWorkspace(result.findings(), workspace,
                 workspace.relativize(Path.of(paths.workingDirectory())));
-        held.warnings().forEach(w -> listener.getLogger().println(Messages.AnswerFiles_Dropped(w)));
+        held.warnings(state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE))
+                .forEach(w -> listener.getLogger().println(Messages.AnswerFiles_Dropped(w)));
         return result.withFindings(held.findings());
     }
 

@@ -7,6 +7,7 @@ import io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.session.TaskBlockers;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,10 @@ final class OutputCheck implements SessionListener {
     private final SecretMasker masker;
     private final Consumer<OutputVerdict> checked;
     private final List<OutputVerdict> verdicts = new ArrayList<>();
+    /** For each verdict, the run of the CLI whose completion it judged (its number in {@link SessionTracker#cliEnds()}). */
+    private final List<Integer> runs = new ArrayList<>();
+    private int invalid;
+    private SessionTracker tracker;
 
     private OutputCheck(OutputSchema schema, int maxRounds, SecretMasker masker, Consumer<OutputVerdict> checked) {
         this.schema = schema;
@@ -54,10 +59,34 @@ final class OutputCheck implements SessionListener {
         }
         OutputVerdict verdict;
         synchronized (this) {
-            verdict = OutputVerdict.check(verdicts.size() + 1, masker.mask(summary == null ? "" : summary), schema);
+            verdict = OutputVerdict.check(verdicts.size() + 1, summary == null ? "" : summary, schema, masker::mask);
             verdicts.add(verdict);
+            runs.add(tracker.cliEnds());
+            if (!verdict.valid()) {
+                invalid++;
+            }
         }
         checked.accept(verdict);
+    }
+
+    /** The tracker whose stream this check follows (it listens to it). */
+    OutputCheck follow(SessionTracker sessionTracker) {
+        this.tracker = sessionTracker;
+        sessionTracker.addListener(this);
+        return this;
+    }
+
+    /**
+     * Whether the latest answer came from the run of the CLI that just ended ({@code cliEnds} runs have ended): from
+     * the stream alone, so a follower reading the session again after a restart says the same.
+     */
+    synchronized boolean latestFromRun(int cliEnds) {
+        return !runs.isEmpty() && runs.get(runs.size() - 1) == cliEnds - 1;
+    }
+
+    /** How many answers did not follow the schema. */
+    synchronized int invalidRounds() {
+        return invalid;
     }
 
     /** The latest answer's verdict, or null before the first. */
@@ -73,10 +102,10 @@ final class OutputCheck implements SessionListener {
         return maxRounds;
     }
 
-    /** Whether the agent is sent back after the latest answer. */
+    /** Whether the agent is sent back after the latest answer: it is invalid, and fewer than the most were. */
     synchronized boolean sendsBack() {
         OutputVerdict last = latest();
-        return last != null && !last.valid() && verdicts.size() < maxRounds;
+        return last != null && !last.valid() && invalid < maxRounds;
     }
 
     /** What the agent is told when it is sent back. */

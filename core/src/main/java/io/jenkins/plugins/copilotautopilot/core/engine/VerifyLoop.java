@@ -95,21 +95,21 @@ final class VerifyLoop implements SessionListener {
         if (check == null && answers == null) {
             answer = DONE;
         } else if (!awaiting.afterCheck()) {
-            boolean completedAnew = awaiting.exitCode() == 0 && tracker.completions() > completionsChecked
-                    && !tracker.lastCompletionBlocked();
-            if (!completedAnew) {
-                answer = DONE;
-            } else if (answers != null && answers.latest() != null && !answers.latest().valid()) {
-                // the answer first: a check of work whose answer is sent back would run again anyway
-                if (answers.sendsBack()) {
-                    answer = RESUME;
-                    prompt = answers.retryPrompt();
-                    completionsChecked = tracker.completions();
-                } else {
+            boolean endedWell = awaiting.exitCode() == 0 && !tracker.lastCompletionBlocked();
+            boolean completedAnew = endedWell && tracker.completions() > completionsChecked;
+            if (answers != null) {
+                // the answer first (a check of work whose answer is sent back would run again anyway), judged by
+                // whether this run of the CLI answered: known from the stream alone, so a restart decides the same
+                if (!endedWell || !answers.latestFromRun(tracker.cliEnds())) {
                     answer = DONE;
+                } else if (!answers.latest().valid()) {
+                    answer = answers.sendsBack() ? RESUME : DONE;
+                    prompt = answers.sendsBack() ? answers.retryPrompt() : null;
+                } else {
+                    answer = check != null && completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
                 }
             } else {
-                answer = check != null && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+                answer = completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
             }
         } else {
             int round = tracker.verifyRounds();

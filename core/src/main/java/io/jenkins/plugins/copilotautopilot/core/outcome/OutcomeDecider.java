@@ -48,8 +48,8 @@ public final class OutcomeDecider {
             }
             if (answer.problem() != null) {
                 return new SessionOutcome(Outcome.OUTPUT_INVALID, "The agent's answer does not follow the output schema after "
-                        + plural(answer.rounds(), "round") + (answer.rounds() < answer.maxRounds() ? " (the agent did not complete again): "
-                        : " (the maxOutputRounds limit): ") + Texts.truncate(Texts.oneLine(answer.problem()), MAX_DETAIL) + ".");
+                        + plural(answer.rounds(), "round") + (answer.limitReached() ? " (the maxOutputRounds limit): "
+                        : " (the agent did not complete again): ") + Texts.truncate(Texts.oneLine(answer.problem()), MAX_DETAIL) + ".");
             }
             decided = new SessionOutcome(Outcome.COMPLETED, decided.reason().replaceAll("\\.$", "")
                     + "; its answer follows the schema" + (answer.rounds() > 1 ? " in round " + answer.rounds() : "") + ".");
@@ -78,10 +78,10 @@ public final class OutcomeDecider {
     }
 
     /**
-     * How the session's answers went: how many were checked, the most allowed, and what was wrong with the last (null
-     * when it followed the schema).
+     * How the session's answers went: how many were checked, whether as many were invalid as {@code maxOutputRounds}
+     * allows, and what was wrong with the last (null when it followed the schema).
      */
-    public record Answer(int rounds, int maxRounds, String problem) {
+    public record Answer(int rounds, boolean limitReached, String problem) {
     }
 
     public static SessionOutcome decide(SessionState state, ProcessEnd end) {

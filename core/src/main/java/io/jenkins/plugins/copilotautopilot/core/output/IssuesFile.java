@@ -16,6 +16,10 @@ public final class IssuesFile {
     private IssuesFile() {
     }
 
+    private static String html(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
     /** The file's content for {@code findings} (their paths relative to the workspace). */
     public static byte[] of(List<Finding> findings) {
         ObjectNode root = JSON.createObjectNode();
@@ -26,7 +30,7 @@ public final class IssuesFile {
             issue.put("lineStart", f.line());
             issue.put("lineEnd", f.endLine());
             issue.put("severity", f.severity().analysisModel());
-            issue.put("message", f.message());
+            issue.put("message", html(f.message())); // warnings-ng shows the message as (sanitised) HTML: the agent's is text
             if (f.category() != null) {
                 issue.put("category", f.category());
             }

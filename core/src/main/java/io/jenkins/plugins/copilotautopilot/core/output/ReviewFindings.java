@@ -1,6 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.output;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.text.ConsoleText;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +46,14 @@ public final class ReviewFindings {
             }
             """;
 
-    /** The findings kept, and one warning line for each dropped. */
-    public record Held(List<Finding> findings, List<String> warnings) {
+    /** The findings kept, and the paths of those dropped (the agent's words: shown where its text may be). */
+    public record Held(List<Finding> findings, List<String> dropped) {
+        /** One warning line for each dropped finding; {@code agentText} false: without its path. */
+        public List<String> warnings(boolean agentText) {
+            return dropped.stream().map(p -> agentText ? "a finding for '" + Texts.truncate(ConsoleText.clean(Texts.oneLine(p)), 120)
+                    + "' was dropped: the path is not a file in the workspace" : "a finding was dropped: its path is not a file in the workspace")
+                    .toList();
+        }
     }
 
     private ReviewFindings() {
@@ -77,18 +85,16 @@ public final class ReviewFindings {
         Path root = workspace.toAbsolutePath().normalize();
         Path base = workingDirectory == null ? root : root.resolve(workingDirectory).normalize();
         List<Finding> kept = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
         for (Finding f : findings) {
             String relative = relative(f.path(), root, base);
             if (relative == null) {
-                warnings.add("a finding for '" + io.jenkins.plugins.copilotautopilot.core.text.Texts.truncate(
-                        io.jenkins.plugins.copilotautopilot.core.text.Texts.oneLine(f.path()), 120)
-                        + "' was dropped: the path is not a file in the workspace");
+                dropped.add(f.path());
             } else {
                 kept.add(f.at(relative));
             }
         }
-        return new Held(kept, warnings);
+        return new Held(kept, dropped);
     }
 
     private static String relative(String path, Path root, Path base) {

@@ -238,8 +238,10 @@ public final class LogRenderer implements SessionListener {
             line("Answer " + verdict.round() + ": follows the schema (" + String.format(java.util.Locale.ROOT, "%,d", verdict.answer().length())
                     + " characters)");
         } else {
-            line("Answer " + verdict.round() + ": does not follow the schema: " + Texts.truncate(Texts.oneLine(masker.mask(verdict.problem())), MAX_LINE)
-                    + (again ? "; the agent is asked to fix it" : "; no rounds left"));
+            // the validator's words name the agent's keys and values: only where the agent's text may be shown
+            String why = agentText ? Texts.truncate(Texts.oneLine(verdict.problem()), MAX_LINE)
+                    : verdict.errors().size() + (verdict.errors().size() == 1 ? " error" : " errors") + " (on the session page's journal)";
+            line("Answer " + verdict.round() + ": does not follow the schema: " + why + (again ? "; the agent is asked to fix it" : "; no rounds left"));
         }
     }
 

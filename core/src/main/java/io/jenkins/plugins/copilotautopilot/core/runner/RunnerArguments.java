@@ -252,7 +252,8 @@ public final class RunnerArguments {
         if (problems.isEmpty()) {
             String schemaProblem = AnswerRequest.problem(resolution.plan());
             if (schemaProblem != null) {
-                problems.add(schemaProblem.replaceFirst("^outputSchema", "--output-schema " + schemaFile));
+                problems.add(schemaProblem.startsWith("outputSchema") ? "--output-schema " + schemaFile
+                        + schemaProblem.substring("outputSchema".length()) : schemaProblem);
             }
         }
         if (!problems.isEmpty()) {

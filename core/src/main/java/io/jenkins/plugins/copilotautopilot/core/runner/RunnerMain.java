@@ -306,7 +306,7 @@ public final class RunnerMain {
     /** {@code --issues-file}: the findings in the working directory, in analysis-model's JSON (an empty list when none). */
     private void writeIssues(SessionResult result, Path workDir, Path file) {
         ReviewFindings.Held held = ReviewFindings.inWorkspace(result.findings(), workDir, null);
-        held.warnings().forEach(w -> out.println(LogRenderer.PREFIX + "WARNING: " + w));
+        held.warnings(true).forEach(w -> out.println(LogRenderer.PREFIX + "WARNING: " + w));
         try {
             write(file, IssuesFile.of(held.findings()));
             out.println(LogRenderer.PREFIX + "Findings: " + held.findings().size() + " in " + file.toAbsolutePath());

@@ -74,6 +74,34 @@ class OutputSchemaTest {
     }
 
     @Test
+    void aValidAnswerSentBackByTheCheckMayBeFollowedByAnInvalidOneThatIsFixed() throws Exception {
+        // answers: valid (the check fails and sends the agent back), invalid (sent back: the first invalid one of 2),
+        // valid (the check passes): maxOutputRounds counts the invalid answers, not every answer
+        E2eRun run = E2eRun.with(Scripts.answers("{\"verdict\": \"pass\", \"files\": []}", "{\"verdict\": 7}",
+                        "{\"verdict\": \"pass\", \"files\": [\"fixed.txt\"]}", "{\"verdict\": \"pass\", \"files\": [\"fixed.txt\"]}"))
+                .options(o -> o.set(OUTPUT_SCHEMA, SCHEMA).set(VERIFY, "n=$(cat n 2>/dev/null || echo 0); echo $((n + 1)) > n; [ $n -ge 1 ]")
+                        .set(MAX_VERIFY_ROUNDS, 3)).run();
+
+        assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.outputRounds()).isEqualTo(3);
+        assertThat(run.result.verifyRounds()).isEqualTo(2);
+        assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Answer 2: does not follow the schema: ")
+                && l.endsWith("; the agent is asked to fix it"));
+    }
+
+    @Test
+    void anAnswerStandsWhenTheWorkFailsItsCheck() throws Exception {
+        E2eRun run = E2eRun.with(request -> request.used("task_complete") ? io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply.text("Done.")
+                        : io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply.tool("task_complete",
+                                Map.of("summary", "{\"verdict\": \"pass\", \"files\": []}")))
+                .options(o -> o.set(OUTPUT_SCHEMA, SCHEMA).set(VERIFY, "exit 9").set(MAX_VERIFY_ROUNDS, 1)).run();
+
+        // the work failed its only check: NOT_VERIFIED, and the answer stands
+        assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
+        assertThat(run.result.output()).isEqualTo("{\"verdict\":\"pass\",\"files\":[]}");
+    }
+
+    @Test
     void anAnswerTooLargeIsOneLineAndNeverParsed() throws Exception {
         String huge = "{\"verdict\": \"pass\", \"files\": [\"" + "x".repeat(1024 * 1024 + 10) + "\"]}";
         E2eRun run = E2eRun.with(Scripts.answers(huge)).options(o -> o.set(OUTPUT_SCHEMA, SCHEMA).set(MAX_OUTPUT_ROUNDS, 1)).run();
@@ -102,9 +130,11 @@ class OutputSchemaTest {
     @Test
     void reviewFindingsAreTheResultsFindingsAndASecretInThemIsMasked() throws Exception {
         String secret = "f1nd1ng-s3cr3t-4242";
+        // the second finding spells the secret with JSON's \\u escapes: it is masked once decoded
+        String escaped = secret.chars().mapToObj(c -> String.format("\\u%04x", c)).collect(java.util.stream.Collectors.joining());
         String answer = "{\"findings\": [{\"path\": \"src/a.c\", \"line\": 3, \"endLine\": 5, \"severity\": \"high\","
                 + " \"message\": \"leaks " + secret + "\", \"rule\": \"CWE-798\"}, {\"path\": \"README\", \"line\": 1,"
-                + " \"severity\": \"low\", \"message\": \"typo\"}]}";
+                + " \"severity\": \"low\", \"message\": \"typo " + escaped + "\"}]}";
         E2eRun run = E2eRun.with(Scripts.answers(answer))
                 .options(o -> o.set(REVIEW_FINDINGS, true).add(SECRET_ENV_VARS, "REVIEW_SECRET"))
                 .environment("REVIEW_SECRET", secret).run();
@@ -114,6 +144,8 @@ class OutputSchemaTest {
         assertThat(run.result.findings().get(0).toMap()).containsEntry("path", "src/a.c").containsEntry("line", 3)
                 .containsEntry("endLine", 5).containsEntry("severity", "high").containsEntry("rule", "CWE-798");
         assertThat(run.result.findings().get(0).message()).startsWith("leaks *").doesNotContain(secret);
+        assertThat(run.result.findings().get(1).message()).startsWith("typo *").doesNotContain(secret);
+        assertThat(run.result.output()).doesNotContain(secret);
         assertThat(run.result.toMap().toString()).doesNotContain(secret);
         assertThat(run.journalText()).doesNotContain(secret);
         assertThat(String.join("\n", run.log.lines())).doesNotContain(secret)

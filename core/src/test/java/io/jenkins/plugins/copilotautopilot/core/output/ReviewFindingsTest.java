@@ -32,8 +32,12 @@ class ReviewFindingsTest {
 
         assertThat(held.findings()).extracting(Finding::path)
                 .containsExactly("module/src/a.c", "module/c.txt", "abs.txt", "module/sub/win.c");
-        assertThat(held.warnings()).hasSize(4).allMatch(w -> w.endsWith("was dropped: the path is not a file in the workspace"))
+        assertThat(held.warnings(true)).hasSize(4).allMatch(w -> w.endsWith("was dropped: the path is not a file in the workspace"))
                 .anyMatch(w -> w.contains("'../../etc/passwd'")).anyMatch(w -> w.contains("'../../job-other/x'"));
+        assertThat(held.warnings(false)).hasSize(4).allMatch(w -> w.equals("a finding was dropped: its path is not a file in the workspace"));
+        // a path with terminal escapes is shown without them
+        assertThat(ReviewFindings.inWorkspace(List.of(finding("../\u001b]8;;http://x\u0007evil")), ws, null).warnings(true))
+                .singleElement().asString().doesNotContain("\u001b").doesNotContain("\u0007");
     }
 
     @Test
@@ -66,7 +70,8 @@ class ReviewFindingsTest {
         assertThat(first.getType()).isEqualTo("CWE-798");
         assertThat(first.getCategory()).isEqualTo("security");
         assertThat(report.get(1).getSeverity()).isEqualTo(Severity.WARNING_NORMAL);
-        assertThat(report.get(1).getMessage()).isEqualTo("<script>alert(1)</script>"); // as data: warnings-ng escapes it
+        // warnings-ng shows a message as sanitised HTML: the agent's text is written escaped, so it shows as written
+        assertThat(report.get(1).getMessage()).isEqualTo("&lt;script&gt;alert(1)&lt;/script&gt;");
         assertThat(report.get(2).getSeverity()).isEqualTo(Severity.WARNING_LOW);
     }
 }
