@@ -8,19 +8,13 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import hudson.model.Job;
 import hudson.model.Result;
-import hudson.model.Run;
-import hudson.model.TaskListener;
 import io.jenkins.plugins.checks.api.ChecksConclusion;
 import io.jenkins.plugins.checks.api.ChecksDetails;
-import io.jenkins.plugins.checks.api.ChecksPublisher;
-import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
 import io.jenkins.plugins.checks.api.ChecksStatus;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,22 +108,6 @@ class ChecksTest {
 
     /** Catches what is published, for every build. */
     @TestExtension
-    public static final class Capturing extends ChecksPublisherFactory {
-        static final List<ChecksDetails> published = new CopyOnWriteArrayList<>();
-
-        @Override
-        protected Optional<ChecksPublisher> createPublisher(Run<?, ?> run, TaskListener listener) {
-            return Optional.of(new ChecksPublisher() {
-                @Override
-                public void publish(ChecksDetails details) {
-                    published.add(details);
-                }
-            });
-        }
-
-        @Override
-        protected Optional<ChecksPublisher> createPublisher(Job<?, ?> job, TaskListener listener) {
-            return Optional.empty();
-        }
+    public static final class Capturing extends CapturedChecks {
     }
 }

@@ -72,7 +72,7 @@ class ReadmeQuickStartTest {
         };
     }
 
-    private static String workingDirectory(ScriptedModelServer.AgentRequest request) {
+    static String workingDirectory(ScriptedModelServer.AgentRequest request) {
         Matcher m = WORKING_DIRECTORY.matcher(request.body().toString());
         if (!m.find()) {
             throw new IllegalStateException("no working directory in the request");
@@ -177,7 +177,7 @@ class ReadmeQuickStartTest {
     }
 
     /** The README's setup: the CLI installation and the scripted model as the global defaults. */
-    private static void useAsTheDefaults(ScriptedModelServer model) {
+    static void useAsTheDefaults(ScriptedModelServer model) {
         CopilotAutopilotStep defaults = new CopilotAutopilotStep(null);
         defaults.setInstallation("copilot-1.0.102");
         defaults.setProviderBaseUrl(model.baseUrl());

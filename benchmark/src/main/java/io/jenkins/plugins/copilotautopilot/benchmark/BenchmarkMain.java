@@ -204,6 +204,16 @@ public final class BenchmarkMain {
             }
         }
 
+        // an answer of 1,000 findings: checked, held to the workspace, written for warnings-ng
+        AnswerCheck.Result a = AnswerCheck.run(work);
+        row("Answer of " + fmt(AnswerCheck.FINDINGS) + " review findings (" + fmt(AnswerCheck.answer().length() / 1024) + " KB) checked"
+                + " against the findings schema, median of " + AnswerCheck.ROUNDS, String.format(Locale.ROOT, "%.2f ms (%d errors)", a.checkMillis(), a.errors()),
+                "a few ms");
+        row("The same findings held to the workspace and written as analysis-model's issues file", String.format(Locale.ROOT,
+                "%.2f ms (%s findings)", a.publishMillis(), fmt(a.findings())), "a few ms");
+        row("Python `jsonschema` (Draft 2020-12) validating the same answer, median of " + AnswerCheck.ROUNDS, a.pythonMillis() < 0
+                ? "python3 jsonschema missing" : String.format(Locale.ROOT, "%.2f ms", a.pythonMillis()), "—");
+
         // 6: many sessions at once, as the controller follows them
         concurrentSessions(sessionCounts, sessionSeconds, speedup, work);
     }

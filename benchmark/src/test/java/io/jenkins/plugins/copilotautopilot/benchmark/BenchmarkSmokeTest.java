@@ -29,7 +29,9 @@ class BenchmarkSmokeTest {
                     "capture `cli-longstream`", "| Log size / stdout size, live streaming session", "| Real 2-turn session, bare CLI",
                     "through the engine, in-process", "through the standalone runner", "| Concurrent sessions, N = 1 / 10 ",
                     "| Live heap per running session", "| Follower CPU per session-minute", "| Follower CPU, 10 sessions | ",
-                    "| Threads / open file descriptors", "| Delay, line written to the output file");
+                    "| Threads / open file descriptors", "| Delay, line written to the output file",
+                    "| Answer of 1,000 review findings (", "(0 errors) | a few ms |", "| The same findings held to the workspace",
+                    "(1,000 findings) | a few ms |", "| Python `jsonschema` (Draft 2020-12) validating the same answer");
             assertThat(report).doesNotContain("FAILED");
             assertThat(root).as("what the benchmark and its child JVMs wrote").isEmptyDirectory();
         } finally {

@@ -10,7 +10,11 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import io.jenkins.plugins.checks.api.ChecksConclusion;
 import io.jenkins.plugins.checks.api.ChecksDetails;
+import io.jenkins.plugins.checks.api.ChecksAnnotation;
 import io.jenkins.plugins.checks.api.ChecksOutput;
+import io.jenkins.plugins.copilotautopilot.core.output.Finding;
+import java.util.ArrayList;
+import java.util.List;
 import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
 import io.jenkins.plugins.checks.api.ChecksStatus;
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
@@ -28,6 +32,8 @@ import jenkins.model.Jenkins;
 final class ChecksPublication {
     private static final int MAX_TITLE = 200;
     private static final int MAX_FILES = 50;
+    /** GitHub takes at most 64 KB per annotation message. */
+    private static final int MAX_ANNOTATION = 4_000;
 
     private ChecksPublication() {
     }
@@ -54,9 +60,34 @@ final class ChecksPublication {
                         .withTitle(Texts.truncate(Texts.oneLine(result.outcome().name() + ": " + result.reason()), MAX_TITLE))
                         .withSummary(summary(result, plan))
                         .withText(numbers(result))
+                        // the agent's words, like its summary: only where the console may show them
+                        .withAnnotations(plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE) ? annotations(result) : List.of())
                         .build())
                 .build();
         ChecksPublisherFactory.fromRun(run, listener).publish(details);
+    }
+
+    /** The review findings (held to the workspace) as annotations on the lines they are about. */
+    static List<ChecksAnnotation> annotations(SessionResult result) {
+        List<ChecksAnnotation> annotations = new ArrayList<>();
+        for (Finding f : result.findings()) {
+            ChecksAnnotation.ChecksAnnotationBuilder a = new ChecksAnnotation.ChecksAnnotationBuilder()
+                    .withPath(f.path())
+                    .withStartLine(f.line())
+                    .withEndLine(f.endLine())
+                    .withAnnotationLevel(switch (f.severity()) {
+                        case HIGH -> ChecksAnnotation.ChecksAnnotationLevel.FAILURE;
+                        case MEDIUM -> ChecksAnnotation.ChecksAnnotationLevel.WARNING;
+                        case LOW -> ChecksAnnotation.ChecksAnnotationLevel.NOTICE;
+                    })
+                    .withMessage(Texts.truncate(f.message(), MAX_ANNOTATION));
+            String title = f.rule() != null ? f.rule() : f.category();
+            if (title != null) {
+                a.withTitle(Texts.truncate(Texts.oneLine(title), MAX_TITLE));
+            }
+            annotations.add(a.build());
+        }
+        return annotations;
     }
 
     /** The conclusion: from the outcome, and for the outcomes a step may judge (INCOMPLETE, BLOCKED) from its verdict. */
@@ -66,7 +97,7 @@ final class ChecksPublication {
             case TIMED_OUT, STALLED -> ChecksConclusion.TIME_OUT;
             case ABORTED -> ChecksConclusion.CANCELED;
             case FAILED, OVER_BUDGET -> ChecksConclusion.FAILURE;
-            case INCOMPLETE, BLOCKED, NOT_VERIFIED -> switch (verdict) {
+            case INCOMPLETE, BLOCKED, NOT_VERIFIED, OUTPUT_INVALID -> switch (verdict) {
                 case SUCCESS -> ChecksConclusion.SUCCESS;
                 case UNSTABLE -> ChecksConclusion.NEUTRAL;
                 case FAILURE, ABORTED -> ChecksConclusion.FAILURE;

@@ -67,7 +67,7 @@ public final class Outcomes {
         }
         return switch (known) {
             case COMPLETED -> "symbol-checkmark-circle-outline plugin-ionicons-api";
-            case INCOMPLETE, NOT_VERIFIED -> "symbol-alert-circle-outline plugin-ionicons-api";
+            case INCOMPLETE, NOT_VERIFIED, OUTPUT_INVALID -> "symbol-alert-circle-outline plugin-ionicons-api";
             case BLOCKED -> "symbol-hand-left-outline plugin-ionicons-api";
             case ABORTED -> "symbol-stop-circle-outline plugin-ionicons-api";
             case FAILED, TIMED_OUT, STALLED, OVER_BUDGET -> "symbol-close-circle-outline plugin-ionicons-api";

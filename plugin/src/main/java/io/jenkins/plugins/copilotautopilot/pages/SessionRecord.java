@@ -66,6 +66,12 @@ public final class SessionRecord implements Serializable {
     private final boolean agentTextPrivate;
     /** What the log warned of (a budget that could not be enforced), one line each. */
     private final ArrayList<String> warnings;
+    /** The agent's answer that followed the schema, as indented JSON (cut), or null. */
+    private final String output;
+    private final int outputRounds;
+    /** The first {@value #MAX_FINDINGS} review findings, held to the workspace (the journal has the answer whole). */
+    private final ArrayList<FindingRecord> findings;
+    static final int MAX_FINDINGS = 1_000;
 
     public SessionRecord(String invocationId, String journalFile, SessionResult r) {
         this(invocationId, journalFile, r, false);
@@ -109,9 +115,26 @@ public final class SessionRecord implements Serializable {
         this.agentTextPrivate = agentTextPrivate;
         this.warnings = new ArrayList<>();
         r.warnings().forEach(w -> warnings.add(cut(w)));
+        this.output = cut(indented(r.output()));
+        this.outputRounds = r.outputRounds();
+        this.findings = new ArrayList<>();
+        r.findings().stream().limit(MAX_FINDINGS).forEach(f -> findings.add(new FindingRecord(f)));
     }
 
-    private SessionRecord(SessionRecord r, String summary, String blocker, ArrayList<String> deniedUrls) {
+    private static String indented(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+            return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(mapper.readTree(json));
+        } catch (java.io.IOException e) {
+            return json;
+        }
+    }
+
+    private SessionRecord(SessionRecord r, String summary, String blocker, ArrayList<String> deniedUrls, String output,
+                          ArrayList<FindingRecord> findings) {
         this.invocationId = r.invocationId;
         this.journalFile = r.journalFile;
         this.outcome = r.outcome;
@@ -142,15 +165,35 @@ public final class SessionRecord implements Serializable {
         this.changedFiles = r.changedFiles;
         this.agentTextPrivate = r.agentTextPrivate;
         this.warnings = r.warnings;
+        this.output = output;
+        this.outputRounds = r.outputRounds;
+        this.findings = findings;
     }
 
     /** This session as shown to a reader who may not see what the agent wrote: without its summary and blocker. */
     SessionRecord withoutAgentText() {
-        return new SessionRecord(this, null, null, null);
+        return new SessionRecord(this, null, null, null, null, null);
     }
 
     public boolean isAgentTextPrivate() {
         return agentTextPrivate;
+    }
+
+    /** The answer that followed the schema, as indented JSON, or null (none, or not for this reader). */
+    @Exported
+    public String getOutput() {
+        return output;
+    }
+
+    @Exported
+    public int getOutputRounds() {
+        return outputRounds;
+    }
+
+    /** The review findings, or empty (none, or not for this reader). */
+    @Exported
+    public List<FindingRecord> getFindings() {
+        return findings == null ? List.of() : Collections.unmodifiableList(findings);
     }
 
     @Exported

@@ -43,6 +43,16 @@ public final class ResumeState implements Serializable {
     final String changesPath;
     /** False: the step returns its result for every outcome but ABORTED instead of failing. */
     final boolean propagate;
+    /** Where the answer's files go and what its findings are relative to; null when the session asks for no answer. */
+    AnswerPaths answerPaths;
+
+    /**
+     * The workspace and the working directory on the launch node (findings are held to the one and read relative to
+     * the other), and the {@code outputFile} and {@code issuesFile} there, each null when not asked for.
+     */
+    public record AnswerPaths(String workspace, String workingDirectory, String outputFile, String issuesFile)
+            implements java.io.Serializable {
+    }
 
     ResumeState(String invocationId, String launchNode, String launchFolder, AgentSession.Location location, long startedAtMillis,
                 SessionPlan plan, SecretSources secrets, String changesPath, boolean propagate) {
@@ -59,7 +69,20 @@ public final class ResumeState implements Serializable {
 
     /** This state once the CLI runs, at {@code where}. */
     public ResumeState started(AgentSession.Location where) {
-        return new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, plan, secrets, changesPath, propagate);
+        ResumeState started = new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, plan, secrets, changesPath,
+                propagate);
+        started.answerPaths = answerPaths;
+        return started;
+    }
+
+    /** This state with where the answer's files go. */
+    ResumeState withAnswerPaths(AnswerPaths paths) {
+        answerPaths = paths;
+        return this;
+    }
+
+    public AnswerPaths answerPaths() {
+        return answerPaths;
     }
 
     public String invocationId() {

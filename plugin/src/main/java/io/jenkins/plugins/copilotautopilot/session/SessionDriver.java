@@ -262,7 +262,7 @@ public final class SessionDriver implements AgentSession.Owner {
      * Ends the session once (a session that never started included): on a recorder thread, deletes its folders on
      * the agent (bounded in time), records it on the build, and tells the build.
      */
-    public void end(SessionResult result) {
+    public void end(SessionResult ended) {
         if (!completed.compareAndSet(false, true)) {
             return;
         }
@@ -274,7 +274,9 @@ public final class SessionDriver implements AgentSession.Owner {
         AgentSession s = session;
         Following.recorders().submit(() -> {
             boolean written = false;
+            SessionResult result = ended;
             try {
+                result = AnswerFiles.held(build.state(), ended, build.listener());
                 String kept = build.state() == null ? null : build.state().plan().get(SessionSettings.SESSION);
                 if (s != null && kept != null) {
                     keepSoon(s, kept);
@@ -291,6 +293,9 @@ public final class SessionDriver implements AgentSession.Owner {
                     }
                 }
                 written = s != null && ChangesFile.write(build.state(), result, build.listener());
+                if (s != null) {
+                    AnswerFiles.write(build.state(), result, build.listener());
+                }
                 try {
                     SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
                     ResumeState state = build.state();

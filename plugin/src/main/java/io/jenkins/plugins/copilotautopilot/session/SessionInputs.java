@@ -12,6 +12,7 @@ import hudson.model.TaskListener;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.SessionTask;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.settings.BuildLogExcerpt;
@@ -79,6 +80,17 @@ final class SessionInputs {
             problems.add("Give the task as prompt or as promptFile, not both.");
         }
         problems.addAll(resolution.problems().messages());
+        String schema = plan.get(SessionSettings.OUTPUT_SCHEMA);
+        if (schema != null && problems.isEmpty()) {
+            ChangeRequestTrust.Untrusted from = restricted ? untrusted : null;
+            String text = TimeLimits.limit(workspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
+                    Messages.SessionInputs_ReadingOutputSchema(displayNode(workspace)), () -> OutputSchemaSetting.text(schema, workspace, from));
+            plan = plan.with(SessionSettings.OUTPUT_SCHEMA, text);
+        }
+        String schemaProblem = problems.isEmpty() ? AnswerRequest.problem(plan) : null;
+        if (schemaProblem != null) {
+            problems.add(schemaProblem);
+        }
         if (!problems.isEmpty()) {
             throw new AbortException(Messages.SessionInputs_InvalidOptions(String.join(" ", problems)));
         }

@@ -20,6 +20,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
+import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.File;
@@ -79,6 +80,13 @@ public final class SessionStart {
                 startedAt, plan, new ResumeState.SecretSources(inputs.tokenSource().credentialsId(),
                         plan.get(SessionSettings.PROVIDER_CREDENTIALS_ID), inputs.mcpReferences(), command.secretVariables()),
                 changesFile == null ? null : workspace.child(changesFile).getRemote(), request.propagate());
+        if (AnswerRequest.schema(plan) != null) {
+            String outputFile = plan.get(SessionSettings.OUTPUT_FILE);
+            String issuesFile = plan.get(SessionSettings.ISSUES_FILE);
+            state.withAnswerPaths(new ResumeState.AnswerPaths(workspace.getRemote(), workDir.getRemote(),
+                    outputFile == null ? null : workspace.child(outputFile).getRemote(),
+                    issuesFile == null ? null : workspace.child(issuesFile).getRemote()));
+        }
         LiveSessions.started(run, invocationId, journal, plan, startedAt);
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, plan, startedAt, listener);

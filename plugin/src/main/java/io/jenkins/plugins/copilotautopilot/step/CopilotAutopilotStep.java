@@ -68,6 +68,11 @@ public final class CopilotAutopilotStep extends Step {
     private String mcpServers;
     private String session;
     private Integer maxVerifyRounds;
+    private String outputSchema;
+    private Boolean reviewFindings;
+    private Integer maxOutputRounds;
+    private String outputFile;
+    private String issuesFile;
     private List<String> secretEnvVars = new ArrayList<>();
     private List<String> toolSecrets = new ArrayList<>();
     private String workingDirectory;
@@ -306,6 +311,56 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setMaxVerifyRounds(Integer maxVerifyRounds) {
         this.maxVerifyRounds = maxVerifyRounds;
+    }
+
+    public String getOutputSchema() {
+        return outputSchema;
+    }
+
+    /** A JSON Schema the agent's answer (the summary of task_complete) must follow, or {@code @file} in the workspace. */
+    @DataBoundSetter
+    public void setOutputSchema(String outputSchema) {
+        this.outputSchema = Util.fixEmptyAndTrim(outputSchema);
+    }
+
+    public Boolean getReviewFindings() {
+        return reviewFindings;
+    }
+
+    /** Asks for review findings (path, line, severity, message), published as check annotations and in {@code issuesFile}. */
+    @DataBoundSetter
+    public void setReviewFindings(Boolean reviewFindings) {
+        this.reviewFindings = reviewFindings;
+    }
+
+    public Integer getMaxOutputRounds() {
+        return maxOutputRounds;
+    }
+
+    /** How many answers are checked against the schema at most (default 2: the agent may fix one). */
+    @DataBoundSetter
+    public void setMaxOutputRounds(Integer maxOutputRounds) {
+        this.maxOutputRounds = maxOutputRounds;
+    }
+
+    public String getOutputFile() {
+        return outputFile;
+    }
+
+    /** A workspace file the answer (JSON) is written to. */
+    @DataBoundSetter
+    public void setOutputFile(String outputFile) {
+        this.outputFile = Util.fixEmptyAndTrim(outputFile);
+    }
+
+    public String getIssuesFile() {
+        return issuesFile;
+    }
+
+    /** A workspace file the findings are written to, in analysis-model's JSON, for warnings-ng's {@code issues} tool. */
+    @DataBoundSetter
+    public void setIssuesFile(String issuesFile) {
+        this.issuesFile = Util.fixEmptyAndTrim(issuesFile);
     }
 
     public List<String> getAllowUrls() {

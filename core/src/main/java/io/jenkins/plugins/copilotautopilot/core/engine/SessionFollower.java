@@ -64,6 +64,8 @@ public final class SessionFollower {
 
     private final EventParser usageParser = new EventParser();
     private final VerifyLoop verifyLoop;
+    /** The check of the agent's answers against the schema, or null when the session asks for none. */
+    private final OutputCheck outputCheck;
 
     private long outputOffset;
     private long stderrOffset;
@@ -100,8 +102,22 @@ public final class SessionFollower {
         this.stdoutLines = new LineAssembler(pipeline, maxLineBytes);
         this.stderr = new StderrCollector(renderer, journal);
         this.stderrLines = new LineAssembler(stderr, maxStderrLineBytes);
+        OutputCheck answers = OutputCheck.of(plan, masker, this::answerChecked);
+        this.outputCheck = answers == null ? null : answers.follow(tracker);
         this.verifyLoop = new VerifyLoop(this.callLimits.verify() == null ? null
-                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), masker).follow(tracker);
+                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), outputCheck, masker).follow(tracker);
+    }
+
+    /** An answer checked against the schema: a line in the log, a record in the journal. */
+    private void answerChecked(io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict verdict) {
+        boolean again = !verdict.valid() && outputCheck.invalidRounds() < outputCheck.maxRounds();
+        renderer.answerChecked(verdict, again);
+        com.fasterxml.jackson.databind.node.ObjectNode data = EventParser.mapper().createObjectNode();
+        data.put("round", verdict.round());
+        data.put("valid", verdict.valid());
+        data.put("characters", verdict.answer().length());
+        verdict.errors().forEach(data.putArray("errors")::add);
+        journal.recordOwn(EventJournal.OUTPUT_CHECKED, data);
     }
 
     /** What one tick did. */
@@ -468,8 +484,11 @@ public final class SessionFollower {
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
-        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd, callLimits.verify() == null ? null
-                : new AcceptanceCheck(callLimits.verify(), callLimits.maxVerifyRounds()),
+        io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict answer = outputCheck == null ? null : outputCheck.latest();
+        SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd, outputCheck == null ? null
+                : new OutcomeDecider.Answer(outputCheck.rounds(), outputCheck.invalidRounds() >= outputCheck.maxRounds(),
+                        answer == null ? null : answer.problem()),
+                callLimits.verify() == null ? null : new AcceptanceCheck(callLimits.verify(), callLimits.maxVerifyRounds()),
                 new AcceptanceCheck.Rounds(tracker.verifyRounds(), tracker.verifyExitCode()));
         Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
         UsageTotals usage = tracker.usage();
@@ -511,7 +530,30 @@ public final class SessionFollower {
                 tracker.deniedUrls().stream().map(masker::mask).toList(),
                 callLimits.verify() == null || outcome.outcome() != Outcome.COMPLETED && outcome.outcome() != Outcome.NOT_VERIFIED
                         ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
-                tracker.verifyRounds(), tracker.verifyExitCode());
+                tracker.verifyRounds(), tracker.verifyExitCode(), validAnswer(outcome.outcome()), outputCheck == null ? 0 : outputCheck.rounds(),
+                findings(outcome.outcome()));
+    }
+
+    /**
+     * The latest answer when it followed the schema and the session ended with it (COMPLETED, or NOT_VERIFIED: the
+     * work failed its check, the answer stands), else null: a blocked, failed or stopped session has no answer.
+     */
+    private String validAnswer(Outcome ended) {
+        io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict last = outputCheck == null ? null : outputCheck.latest();
+        boolean stands = ended == Outcome.COMPLETED || ended == Outcome.NOT_VERIFIED;
+        return stands && last != null && last.valid() ? last.answer() : null;
+    }
+
+    private List<io.jenkins.plugins.copilotautopilot.core.output.Finding> findings(Outcome ended) {
+        String answer = validAnswer(ended);
+        if (answer == null) {
+            return List.of();
+        }
+        try {
+            return io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings.of(EventParser.mapper().readTree(answer));
+        } catch (java.io.IOException e) {
+            return List.of();
+        }
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode describe(UsageRecord usage) {

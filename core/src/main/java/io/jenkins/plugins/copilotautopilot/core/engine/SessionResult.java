@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.output.Finding;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +42,11 @@ import java.util.Map;
  * @param verified        whether the acceptance check passed last, or null when there is none
  * @param verifyRounds    how often it ran
  * @param verifyExitCode  its last exit code, or null
+ * @param output          the agent's answer ({@code outputSchema}, {@code reviewFindings}) as JSON text (masked), when it
+ *                        followed the schema; else null
+ * @param outputRounds    how many answers were checked against the schema
+ * @param findings        the review findings of that answer, their paths as the agent wrote them (see
+ *                        {@link io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings#inWorkspace})
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
@@ -48,12 +54,28 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                             long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
                             Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
                             List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
-                            List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode) {
+                            List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode,
+                            String output, int outputRounds, List<Finding> findings) {
 
     public SessionResult {
+        findings = findings == null ? List.of() : List.copyOf(findings);
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         deniedUrls = deniedUrls == null ? List.of() : List.copyOf(deniedUrls);
+    }
+
+    /** A result without an answer. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings, String blocker, boolean patchCut, int deniedFetches, List<String> deniedUrls,
+                         Boolean verified, int verifyRounds, Integer verifyExitCode) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls,
+                verified, verifyRounds, verifyExitCode, null, 0, List.of());
     }
 
     /** A result without an acceptance check. */
@@ -115,6 +137,14 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                 null, List.of());
     }
 
+    /** This result with other findings (the same held to the workspace, say). */
+    public SessionResult withFindings(List<Finding> heldFindings) {
+        return new SessionResult(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens, outputTokens,
+                cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls, verified, verifyRounds,
+                verifyExitCode, output, outputRounds, heldFindings);
+    }
+
     public boolean completed() {
         return outcome == Outcome.COMPLETED;
     }
@@ -155,6 +185,23 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         changedFiles.forEach(f -> files.add(f.toMap()));
         map.put("changedFiles", files);
         map.put("warnings", new ArrayList<>(warnings));
+        map.put("output", plain(output));
+        map.put("outputRounds", outputRounds);
+        List<Map<String, Object>> found = new ArrayList<>();
+        findings.forEach(f -> found.add(f.toMap()));
+        map.put("findings", found);
         return map;
+    }
+
+    /** JSON text as plain JDK values (maps, lists, strings, numbers, booleans, null); null for none. */
+    private static Object plain(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Object.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null; // an answer is only kept once it parsed
+        }
     }
 }

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The follower's half of the acceptance check: the launch script runs the CLI and the check, and after each it waits
+ * The follower's half of the acceptance check and of the answer's schema: the launch script runs the CLI and the
+ * check, and after each it waits
  * ({@link io.jenkins.plugins.copilotautopilot.core.events.CliEvent#AWAITING}) until it is told what comes next. This
- * decides it from what the session's stream showed: after the CLI, the check runs when the CLI ended well with a new
- * completion that is not a blocker and rounds are left; after the check, the agent is sent back ({@code resume}, with
+ * decides it from what the session's stream showed: after the CLI, when the CLI ended well with a new completion that
+ * is not a blocker, an answer that does not follow the schema sends the agent back ({@link OutputCheck}) while its
+ * rounds last, else the check runs when its rounds are left; after the check, the agent is sent back ({@code resume}, with
  * the prompt of {@link AcceptanceCheck#retryPrompt}, masked as the journal is) when {@link AcceptanceCheck#sendsBack}.
  * Nothing is told once the session is being stopped: the script sees the stop itself.
  *
@@ -29,6 +31,8 @@ final class VerifyLoop implements SessionListener {
     static final String DONE = "done";
 
     private final AcceptanceCheck check;
+    /** The answers' check against a schema, which comes before the acceptance check; or null. */
+    private final OutputCheck answers;
     private final SecretMasker masker;
     /** The current round's output lines, as the stream brought them (unmasked). */
     private final List<String> output = new ArrayList<>();
@@ -39,8 +43,9 @@ final class VerifyLoop implements SessionListener {
     private String prompt;
     private long sentAtNanos;
 
-    VerifyLoop(AcceptanceCheck check, SecretMasker masker) {
+    VerifyLoop(AcceptanceCheck check, OutputCheck answers, SecretMasker masker) {
         this.check = check;
+        this.answers = answers;
         this.masker = masker;
     }
 
@@ -87,18 +92,32 @@ final class VerifyLoop implements SessionListener {
 
     private void decide(SessionTracker.Awaiting awaiting) {
         prompt = null;
-        if (check == null) {
+        if (check == null && answers == null) {
             answer = DONE;
         } else if (!awaiting.afterCheck()) {
-            boolean completedAnew = awaiting.exitCode() == 0 && tracker.completions() > completionsChecked
-                    && !tracker.lastCompletionBlocked();
-            answer = completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+            boolean endedWell = awaiting.exitCode() == 0 && !tracker.lastCompletionBlocked();
+            boolean completedAnew = endedWell && tracker.completions() > completionsChecked;
+            if (answers != null) {
+                // the answer first (a check of work whose answer is sent back would run again anyway), judged by
+                // whether this run of the CLI answered: known from the stream alone, so a restart decides the same
+                if (!endedWell || !answers.latestFromRun(tracker.cliEnds())) {
+                    answer = DONE;
+                } else if (!answers.latest().valid()) {
+                    answer = answers.sendsBack() ? RESUME : DONE;
+                    prompt = answers.sendsBack() ? answers.retryPrompt() : null;
+                } else {
+                    answer = check != null && completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+                }
+            } else {
+                answer = completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+            }
         } else {
             int round = tracker.verifyRounds();
             AcceptanceCheck.Verdict verdict = AcceptanceCheck.verdict(awaiting.exitCode(), tracker.verifyExitCode() == null);
             if (check.sendsBack(verdict, round)) {
                 answer = RESUME;
-                prompt = masker.mask(check.retryPrompt(awaiting.exitCode(), output));
+                prompt = masker.mask(check.retryPrompt(awaiting.exitCode(), output)
+                        + (answers == null ? "" : "Give your answer again as the summary of task_complete, as the task says.\n"));
             } else {
                 answer = DONE;
             }

@@ -46,6 +46,8 @@ public final class EventJournal implements Closeable {
     public static final String WARNING = "autopilot.warning";
     /** What the agent changed in the git work tree: the files and the patch (before the last record). */
     public static final String CHANGES = "autopilot.changes";
+    /** An answer checked against the session's schema: its round, whether it followed it, its length and the errors. */
+    public static final String OUTPUT_CHECKED = "autopilot.output_checked";
     /** A running tool's output so far, repeated in full each time (deprecated by the CLI, still printed). */
     private static final String SNAPSHOT = "tool.execution_partial_result";
     private static final String SNAPSHOT_FIELD = "partialOutput";

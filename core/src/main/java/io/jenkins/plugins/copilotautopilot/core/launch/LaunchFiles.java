@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.launch;
 
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.IOException;
@@ -38,7 +39,8 @@ public final class LaunchFiles {
         java.time.Duration timeout = plan.limit(SessionSettings.TIMEOUT);
         long watchdogSeconds = timeout == null ? 0 : timeout.toSeconds() + LaunchScript.WATCHDOG_GRACE_SECONDS;
         Map<String, byte[]> files = new LinkedHashMap<>();
-        files.put(ControlFolder.PROMPT, utf8(command.task().prompt()));
+        String schema = AnswerRequest.schema(plan);
+        files.put(ControlFolder.PROMPT, utf8(schema == null ? command.task().prompt() : command.task().prompt() + AnswerRequest.request(schema)));
         StringBuilder arguments = new StringBuilder(command.executable().path()).append('\n');
         command.arguments().forEach(a -> arguments.append(a).append('\n'));
         files.put(ControlFolder.ARGUMENTS, utf8(arguments.toString()));
@@ -68,6 +70,7 @@ public final class LaunchFiles {
         settings.put("changes", plan.get(SessionSettings.RECORD_CHANGES) ? "1" : "0");
         settings.put("keep", plan.get(SessionSettings.SESSION) != null ? "1" : "");
         settings.put("sandbox", plan.get(SessionSettings.SANDBOX) ? "1" : "");
+        settings.put("answers", AnswerRequest.schema(plan) != null ? "1" : "");
         settings.put("kill_grace", LaunchScript.KILL_GRACE_SECONDS);
         settings.put("await", LaunchScript.AWAIT_SECONDS);
         settings.put("untracked_files", LaunchScript.MAX_UNTRACKED_FILES);

@@ -14,7 +14,7 @@ public enum BuildVerdict {
     public static BuildVerdict of(Outcome outcome, ResultWhenIncomplete whenIncomplete, ResultWhenIncomplete whenBlocked) {
         return switch (outcome) {
             case COMPLETED -> SUCCESS;
-            case INCOMPLETE, NOT_VERIFIED -> of(whenIncomplete);
+            case INCOMPLETE, NOT_VERIFIED, OUTPUT_INVALID -> of(whenIncomplete);
             case BLOCKED -> of(whenBlocked == null ? whenIncomplete : whenBlocked);
             case FAILED, TIMED_OUT, STALLED, OVER_BUDGET -> FAILURE;
             case ABORTED -> ABORTED;

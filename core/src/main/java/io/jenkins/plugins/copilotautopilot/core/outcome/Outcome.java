@@ -16,6 +16,11 @@ public enum Outcome {
      * mapped like INCOMPLETE.
      */
     NOT_VERIFIED(5),
+    /**
+     * The agent completed, but its answer ({@code outputSchema}, {@code reviewFindings}) was missing or did not follow
+     * the schema after the rounds it was given: mapped like INCOMPLETE.
+     */
+    OUTPUT_INVALID(6),
     /** A model error, a non-zero exit, a crash, a missing CLI, or output that ended without a result. */
     FAILED(1),
     /** The wall-clock limit was reached; the CLI was stopped. */
@@ -35,7 +40,7 @@ public enum Outcome {
 
     /**
      * The outcome that says most about several sessions: FAILED over TIMED_OUT over OVER_BUDGET over STALLED over
-     * ABORTED over BLOCKED over NOT_VERIFIED over INCOMPLETE over COMPLETED.
+     * ABORTED over BLOCKED over OUTPUT_INVALID over NOT_VERIFIED over INCOMPLETE over COMPLETED.
      */
     public static Outcome worst(java.util.Collection<Outcome> outcomes) {
         Outcome worst = null;
@@ -52,12 +57,13 @@ public enum Outcome {
             case COMPLETED -> 0;
             case INCOMPLETE -> 1;
             case NOT_VERIFIED -> 2;
-            case BLOCKED -> 3;
-            case ABORTED -> 4;
-            case STALLED -> 5;
-            case OVER_BUDGET -> 6;
-            case TIMED_OUT -> 7;
-            case FAILED -> 8;
+            case OUTPUT_INVALID -> 3;
+            case BLOCKED -> 4;
+            case ABORTED -> 5;
+            case STALLED -> 6;
+            case OVER_BUDGET -> 7;
+            case TIMED_OUT -> 8;
+            case FAILED -> 9;
         };
     }
 

@@ -30,7 +30,30 @@ public final class OutcomeDecider {
      * @param checked how its rounds went
      */
     public static SessionOutcome decide(SessionState state, ProcessEnd end, AcceptanceCheck check, AcceptanceCheck.Rounds checked) {
+        return decide(state, end, null, check, checked);
+    }
+
+    /**
+     * The outcome, the answer's schema and the acceptance check included: a completion stands only when its answer
+     * followed the schema ({@code OUTPUT_INVALID} otherwise), and then only when the check passed last.
+     *
+     * @param answer how the answer went, or null when the session asks for none
+     */
+    public static SessionOutcome decide(SessionState state, ProcessEnd end, Answer answer, AcceptanceCheck check,
+                                        AcceptanceCheck.Rounds checked) {
         SessionOutcome decided = decide(state, end);
+        if (answer != null && decided.outcome() == Outcome.COMPLETED) {
+            if (answer.rounds() == 0) {
+                return new SessionOutcome(Outcome.OUTPUT_INVALID, "The agent called task_complete, but its answer was never checked.");
+            }
+            if (answer.problem() != null) {
+                return new SessionOutcome(Outcome.OUTPUT_INVALID, "The agent's answer does not follow the output schema after "
+                        + plural(answer.rounds(), "round") + (answer.limitReached() ? " (the maxOutputRounds limit): "
+                        : " (the agent did not complete again): ") + Texts.truncate(Texts.oneLine(answer.problem()), MAX_DETAIL) + ".");
+            }
+            decided = new SessionOutcome(Outcome.COMPLETED, decided.reason().replaceAll("\\.$", "")
+                    + "; its answer follows the schema" + (answer.rounds() > 1 ? " in round " + answer.rounds() : "") + ".");
+        }
         if (check == null || decided.outcome() != Outcome.COMPLETED) {
             return decided;
         }
@@ -52,6 +75,13 @@ public final class OutcomeDecider {
         return new SessionOutcome(Outcome.NOT_VERIFIED, "The acceptance check " + shown + " still failed (exit code " + exit
                 + ") after " + rounds + " round" + (rounds == 1 ? "" : "s") + (rounds < check.maxRounds()
                 ? " (the agent did not complete again)." : " (the maxVerifyRounds limit)."));
+    }
+
+    /**
+     * How the session's answers went: how many were checked, whether as many were invalid as {@code maxOutputRounds}
+     * allows, and what was wrong with the last (null when it followed the schema).
+     */
+    public record Answer(int rounds, boolean limitReached, String problem) {
     }
 
     public static SessionOutcome decide(SessionState state, ProcessEnd end) {

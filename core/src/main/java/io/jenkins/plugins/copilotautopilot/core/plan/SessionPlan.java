@@ -179,6 +179,13 @@ public final class SessionPlan implements Serializable {
 
     /** What is wrong with settings together. */
     private static void checkTogether(SessionPlan plan, Problems problems) {
+        boolean answers = plan.get(SessionSettings.OUTPUT_SCHEMA) != null || Boolean.TRUE.equals(plan.get(SessionSettings.REVIEW_FINDINGS));
+        for (Setting<String> file : List.of(SessionSettings.OUTPUT_FILE, SessionSettings.ISSUES_FILE)) {
+            if (!answers && plan.get(file) != null) {
+                problems.add(file, names -> names.apply(file) + " needs an answer to write: set " + names.apply(SessionSettings.OUTPUT_SCHEMA)
+                        + " or " + names.apply(SessionSettings.REVIEW_FINDINGS) + ".");
+            }
+        }
         if (plan.get(SessionSettings.CHANGES_FILE) != null && !plan.get(SessionSettings.RECORD_CHANGES)) {
             problems.fixed(SessionSettings.CHANGES_FILE,
                     "changesFile needs the changes recorded: leave recordChanges on, or leave changesFile out.");

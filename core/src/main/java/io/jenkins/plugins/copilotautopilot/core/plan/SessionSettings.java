@@ -51,6 +51,19 @@ public final class SessionSettings {
             " must be from {min} to {max}, was {value}.")).fallback(2)
             .title("Acceptance check rounds at most").option("--max-verify-rounds"));
 
+    // ---- the answer: JSON that follows a schema, review findings ----
+    public static final Setting<String> OUTPUT_SCHEMA = add(define("outputSchema", Kind.document()).merge(Merge.STEP_ONLY)
+            .title("Answer schema: a JSON Schema the agent's answer must follow, or @file in the workspace"));
+    public static final Setting<Boolean> REVIEW_FINDINGS = add(define("reviewFindings", Kind.flag()).fallback(false)
+            .merge(Merge.STEP_ONLY).title("Ask for review findings (path, line, severity, message)").option("--review-findings"));
+    public static final Setting<Integer> MAX_OUTPUT_ROUNDS = add(define("maxOutputRounds", Kind.count(1, MAX_VERIFY_ROUNDS_LIMIT,
+            " must be from {min} to {max}, was {value}.")).fallback(2)
+            .title("Answers checked against the schema at most").option("--max-output-rounds"));
+    public static final Setting<String> OUTPUT_FILE = add(define("outputFile", Kind.text()).merge(Merge.STEP_ONLY).advanced()
+            .title("Write the answer to this workspace file"));
+    public static final Setting<String> ISSUES_FILE = add(define("issuesFile", Kind.text()).merge(Merge.STEP_ONLY).advanced()
+            .title("Write the review findings to this workspace file, for warnings-ng"));
+
     // ---- tools, paths and the network ----
     public static final Setting<Boolean> ALLOW_ALL_TOOLS = add(define("allowAllTools", Kind.flag()).fallback(false)
             .title("Allow all tools").option("--allow-all-tools"));

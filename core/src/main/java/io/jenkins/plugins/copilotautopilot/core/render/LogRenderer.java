@@ -8,6 +8,8 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
+import io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
@@ -129,6 +131,11 @@ public final class LogRenderer implements SessionListener {
         if (command.task().mcpServers() != null) {
             line("MCP servers: " + String.join(", ", command.task().mcpServers().servers()) + " (their tools are listed as server-tool)");
         }
+        if (AnswerRequest.schema(plan) != null) {
+            line("Answer: " + (plan.get(SessionSettings.OUTPUT_SCHEMA) != null ? "JSON that follows the outputSchema"
+                    : "review findings (path, line, severity, message)") + ", as the summary of task_complete (at most "
+                    + count(plan.get(SessionSettings.MAX_OUTPUT_ROUNDS), "round") + ")");
+        }
         String verify = plan.get(SessionSettings.VERIFY);
         if (verify != null) {
             verifyRounds = plan.get(SessionSettings.MAX_VERIFY_ROUNDS);
@@ -223,6 +230,19 @@ public final class LogRenderer implements SessionListener {
 
     private boolean isPathDenial(ToolCall call) {
         return pathDenials && UrlDenials.unattended(call.error());
+    }
+
+    /** An answer checked against the session's schema; {@code again}: the agent is sent back to fix it. */
+    public void answerChecked(OutputVerdict verdict, boolean again) {
+        if (verdict.valid()) {
+            line("Answer " + verdict.round() + ": follows the schema (" + String.format(java.util.Locale.ROOT, "%,d", verdict.answer().length())
+                    + " characters)");
+        } else {
+            // the validator's words name the agent's keys and values: only where the agent's text may be shown
+            String why = agentText ? Texts.truncate(Texts.oneLine(verdict.problem()), MAX_LINE)
+                    : verdict.errors().size() + (verdict.errors().size() == 1 ? " error" : " errors") + " (on the session page's journal)";
+            line("Answer " + verdict.round() + ": does not follow the schema: " + why + (again ? "; the agent is asked to fix it" : "; no rounds left"));
+        }
     }
 
     @Override

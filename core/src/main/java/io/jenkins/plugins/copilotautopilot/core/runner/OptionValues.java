@@ -29,7 +29,8 @@ final class OptionValues {
         add(Kind.VALUE, "--prompt", "-p");
         add(Kind.VALUE, "--prompt-file");
         add(Kind.VALUE, "--dir", "-C");
-        for (String name : List.of("--copilot", "--mcp-config", "--session", "--state-dir", "--journal", "--timeline", "--changes")) {
+        for (String name : List.of("--copilot", "--mcp-config", "--session", "--state-dir", "--journal", "--timeline", "--changes",
+                "--output-schema", "--output-file", "--issues-file")) {
             add(Kind.VALUE, name);
         }
         // a session's settings, as the catalog names their options

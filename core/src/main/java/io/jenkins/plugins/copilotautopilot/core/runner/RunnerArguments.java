@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
+import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
 import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.command.SessionTask;
@@ -11,7 +12,10 @@ import io.jenkins.plugins.copilotautopilot.core.plan.SettingValues;
 import java.util.ArrayList;
 import io.jenkins.plugins.copilotautopilot.core.kept.KeptSessionState;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +33,7 @@ public final class RunnerArguments {
             "Usage: copilot-autopilot (--prompt TEXT | --prompt-file FILE) [options]",
             "",
             "Runs one GitHub Copilot CLI autopilot task, prints a live log, and exits with",
-            "0 COMPLETED, 2 INCOMPLETE, 4 BLOCKED, 5 NOT_VERIFIED, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT or STALLED,",
+            "0 COMPLETED, 2 INCOMPLETE, 4 BLOCKED, 5 NOT_VERIFIED, 6 OUTPUT_INVALID, 1 FAILED, 3 OVER_BUDGET, 124 TIMED_OUT or STALLED,",
             "130 ABORTED by Ctrl-C, 143 ABORTED by SIGTERM (64: bad arguments).",
             "",
             "Task:",
@@ -53,6 +57,13 @@ public final class RunnerArguments {
             "      --verify CMD               a shell command run after task_complete; exit 0 accepts, else the agent is",
             "                                 asked to fix the failure in the same session (NOT_VERIFIED when it never passes)",
             "      --max-verify-rounds N      how often the check runs at most (default 2; needs --verify)",
+            "The answer (checked before --verify):",
+            "      --output-schema FILE       a JSON Schema the agent's answer must follow; the answer is the summary of",
+            "                                 task_complete, sent back while invalid (OUTPUT_INVALID when it never follows it)",
+            "      --review-findings          ask for review findings: path, line, endLine, severity, message, rule, category",
+            "      --max-output-rounds N      how many answers are checked at most (default 2)",
+            "      --output-file FILE         write the answer (JSON) to FILE",
+            "      --issues-file FILE         write the findings to FILE in analysis-model's JSON, for warnings-ng",
             "Sessions that continue:",
             "      --session NAME             keep the session's state under NAME; a later run with the same NAME",
             "                                 continues the conversation (a new session when none is kept)",
@@ -135,7 +146,8 @@ public final class RunnerArguments {
 
     /** What the command line asks for: the session's plan and task (null for help and version), and the runner's own. */
     public record Parsed(SessionPlan plan, SessionTask task, String workingDirectory, String copilotPath, Path journal,
-                         Path timeline, Path changes, boolean help, boolean version, Path keptSession) {
+                         Path timeline, Path changes, boolean help, boolean version, Path keptSession, Path outputFile,
+                         Path issuesFile) {
     }
 
     /** Thrown for a command line that cannot be used; the message says why. */
@@ -158,10 +170,10 @@ public final class RunnerArguments {
         OptionValues given = OptionValues.read(args);
         String copilot = given.last("--copilot", env.get("COPILOT_CLI"));
         if (given.flag("--help", false)) {
-            return new Parsed(null, null, null, copilot, null, null, null, true, false, null);
+            return new Parsed(null, null, null, copilot, null, null, null, true, false, null, null, null);
         }
         if (given.flag("--version", false)) {
-            return new Parsed(null, null, null, copilot, null, null, null, false, true, null);
+            return new Parsed(null, null, null, copilot, null, null, null, false, true, null, null, null);
         }
         String prompt = given.last("--prompt", null);
         String promptFile = given.last("--prompt-file", null);
@@ -208,6 +220,20 @@ public final class RunnerArguments {
         } else if (given.last("--state-dir", null) != null) {
             throw new UsageException("--state-dir needs --session NAME");
         }
+        String schemaFile = given.last("--output-schema", null);
+        if (schemaFile != null) {
+            try {
+                values = values.with(SessionSettings.OUTPUT_SCHEMA, Files.readString(Path.of(schemaFile), StandardCharsets.UTF_8));
+            } catch (IOException | RuntimeException e) {
+                throw new UsageException("--output-schema: cannot read " + schemaFile + " (" + e.getMessage() + ")");
+            }
+        }
+        boolean answers = schemaFile != null || given.flag("--review-findings", false);
+        for (String option : List.of("--max-output-rounds", "--output-file", "--issues-file")) {
+            if (given.has(option) && !answers) {
+                throw new UsageException(option + " needs --output-schema FILE or --review-findings");
+            }
+        }
         String mcpConfig = given.last("--mcp-config", null);
         if (mcpConfig != null) {
             task = task.withMcpServers(mcpServers(mcpConfig, env));
@@ -223,11 +249,19 @@ public final class RunnerArguments {
         SessionPlan.Resolution resolution = SessionPlan.resolve(values, SettingValues.none());
         List<String> problems = new ArrayList<>(task.problems());
         problems.addAll(resolution.problems().messages(RunnerArguments::optionName));
+        if (problems.isEmpty()) {
+            String schemaProblem = AnswerRequest.problem(resolution.plan());
+            if (schemaProblem != null) {
+                problems.add(schemaProblem.startsWith("outputSchema") ? "--output-schema " + schemaFile
+                        + schemaProblem.substring("outputSchema".length()) : schemaProblem);
+            }
+        }
         if (!problems.isEmpty()) {
             throw new UsageException(String.join(" ", problems));
         }
         return new Parsed(resolution.plan(), task, dir, copilot, path(given.last("--journal", null)),
-                path(given.last("--timeline", null)), path(given.last("--changes", null)), false, false, kept);
+                path(given.last("--timeline", null)), path(given.last("--changes", null)), false, false, kept,
+                path(given.last("--output-file", null)), path(given.last("--issues-file", null)));
     }
 
     /** A setting's value as its option (else the CLI's own variable) gives it, read as the runner reads its options. */

@@ -8,6 +8,8 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
+import io.jenkins.plugins.copilotautopilot.core.output.IssuesFile;
+import io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher;
@@ -155,6 +157,12 @@ public final class RunnerMain {
         if (outputProblem == null && parsed.changes() != null) {
             outputProblem = RunnerChecks.outputFile("--changes", parsed.changes());
         }
+        if (outputProblem == null && parsed.outputFile() != null) {
+            outputProblem = RunnerChecks.outputFile("--output-file", parsed.outputFile());
+        }
+        if (outputProblem == null && parsed.issuesFile() != null) {
+            outputProblem = RunnerChecks.outputFile("--issues-file", parsed.issuesFile());
+        }
         if (outputProblem != null) {
             err.println(NAME + ": " + outputProblem);
             return EXIT_USAGE;
@@ -170,8 +178,7 @@ public final class RunnerMain {
             out.println(LogRenderer.PREFIX + (parsed.task().keptState() != null ? "Continuing the session kept in " + parsed.keptSession()
                     : "No session kept in " + parsed.keptSession() + " yet: starting a new one, kept there at its end"));
         }
-        return runTask(parsed.plan(), parsed.task(), cli, workDir, parsed.journal(), parsed.timeline(), parsed.changes(),
-                parsed.keptSession());
+        return runTask(parsed, cli, workDir);
     }
 
     /**
@@ -179,8 +186,13 @@ public final class RunnerMain {
      * processes are gone, the journal and timeline are complete and the private folder (the CLI's COPILOT_HOME
      * with the session's full, unmasked state) is deleted.
      */
-    private int runTask(SessionPlan plan, SessionTask task, CliExecutable cli, Path workDir, Path journal, Path timeline,
-                        Path changes, Path keptSession) {
+    private int runTask(RunnerArguments.Parsed parsed, CliExecutable cli, Path workDir) {
+        SessionPlan plan = parsed.plan();
+        SessionTask task = parsed.task();
+        Path journal = parsed.journal();
+        Path timeline = parsed.timeline();
+        Path changes = parsed.changes();
+        Path keptSession = parsed.keptSession();
         AtomicReference<AutopilotEngine> engine = new AtomicReference<>();
         AtomicBoolean stopRequested = new AtomicBoolean();
         CountDownLatch finished = new CountDownLatch(1);
@@ -232,6 +244,12 @@ public final class RunnerMain {
             if (changes != null) {
                 writeChanges(result, changes);
             }
+            if (parsed.outputFile() != null) {
+                writeAnswer(result, parsed.outputFile());
+            }
+            if (parsed.issuesFile() != null) {
+                writeIssues(result, workDir, parsed.issuesFile());
+            }
             return result.outcome().exitCode();
         } catch (IOException e) {
             err.println(NAME + ": " + e.getMessage());
@@ -268,6 +286,41 @@ public final class RunnerMain {
         } catch (IOException e) {
             err.println(NAME + ": " + RunnerChecks.cannotWrite("--changes", file, e));
         }
+    }
+
+    /** {@code --output-file}: the answer when it followed the schema, else nothing (the file is removed). */
+    private void writeAnswer(SessionResult result, Path file) {
+        try {
+            if (result.output() == null) {
+                Files.deleteIfExists(file);
+                out.println(LogRenderer.PREFIX + "Answer: none that follows the schema; nothing written to " + file.toAbsolutePath());
+                return;
+            }
+            write(file, result.output().getBytes(StandardCharsets.UTF_8));
+            out.println(LogRenderer.PREFIX + "Answer: " + file.toAbsolutePath());
+        } catch (IOException e) {
+            err.println(NAME + ": " + RunnerChecks.cannotWrite("--output-file", file, e));
+        }
+    }
+
+    /** {@code --issues-file}: the findings in the working directory, in analysis-model's JSON (an empty list when none). */
+    private void writeIssues(SessionResult result, Path workDir, Path file) {
+        ReviewFindings.Held held = ReviewFindings.inWorkspace(result.findings(), workDir, null);
+        held.warnings(true).forEach(w -> out.println(LogRenderer.PREFIX + "WARNING: " + w));
+        try {
+            write(file, IssuesFile.of(held.findings()));
+            out.println(LogRenderer.PREFIX + "Findings: " + held.findings().size() + " in " + file.toAbsolutePath());
+        } catch (IOException e) {
+            err.println(NAME + ": " + RunnerChecks.cannotWrite("--issues-file", file, e));
+        }
+    }
+
+    private static void write(Path file, byte[] content) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.write(file, content);
     }
 
     private void writeTimeline(Path journal, Path svg) throws IOException {

@@ -61,6 +61,8 @@ public final class SessionTracker {
     private Integer verifyExitCode;
     private Awaiting awaiting;
     private int completions;
+    /** How often the CLI ended and the launch script waited to be told what comes next (one per run of the CLI). */
+    private int cliEnds;
     private final java.util.Set<String> deniedUrls = new java.util.LinkedHashSet<>();
     private int assistantMessages;
     private int nudges;
@@ -169,6 +171,9 @@ public final class SessionTracker {
                 synchronized (this) {
                     awaiting = new Awaiting(data.path("step").asInt(), data.path("after").asText(""),
                             data.path("exitCode").asInt(-1));
+                    if (!awaiting.afterCheck()) {
+                        cliEnds++;
+                    }
                 }
             }
             case CliEvent.VERIFY_FINISHED -> {
@@ -537,6 +542,11 @@ public final class SessionTracker {
     }
 
     /** How many {@code session.task_complete} events the session's stream held so far (each CLI run's own). */
+    /** How many runs of the CLI have ended (the launch script waited after each): the number of the one running now. */
+    public synchronized int cliEnds() {
+        return cliEnds;
+    }
+
     public synchronized int completions() {
         return completions;
     }

@@ -259,12 +259,13 @@ if [ "$(id -u)" = 0 ]; then
   case $owner in 0:* | '') owner= ;; esac
 fi
 
-limit=0 describe='' changes=1 keep='' sandbox='' kill_grace=3 await=900
+limit=0 describe='' changes=1 keep='' sandbox='' answers='' kill_grace=3 await=900
 untracked_files=10000 untracked_kb=102400 patch_bytes=1048576 verify_lines=60 verify_chars=1000
 if [ -f "$in/launch" ]; then
   while IFS='=' read -r k v || [ -n "$k" ]; do
     case $k in
       watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; keep) keep=$v ;; sandbox) sandbox=$v ;;
+      answers) answers=$v ;;
       kill_grace) kill_grace=$v ;; await) await=$v ;; untracked_files) untracked_files=$v ;;
       untracked_kb) untracked_kb=$v ;; patch_bytes) patch_bytes=$v ;; verify_lines) verify_lines=$v ;;
       verify_chars) verify_chars=$v ;;
@@ -361,11 +362,11 @@ exec 2>/dev/null
 snapshot before
 run_cli "$@"
 
-# ---- the acceptance check, as the follower directs it ----
+# ---- the acceptance check and the answer's schema, as the follower directs them ----
 
 step=0
 round=0
-if [ -n "$verify" ]; then
+if [ -n "$verify" ] || [ "$answers" = 1 ]; then
   after=cli
   result=$code
   while ! stopped; do

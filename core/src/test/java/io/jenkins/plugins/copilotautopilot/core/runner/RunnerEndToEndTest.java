@@ -188,6 +188,38 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void anAnswerWithFindingsIsWrittenToTheOutputAndIssuesFiles() throws Exception {
+        String answer = "{\"findings\": [{\"path\": \"src/a.c\", \"line\": 3, \"severity\": \"high\", \"message\": \"overflow\"},"
+                + " {\"path\": \"/etc/passwd\", \"line\": 1, \"severity\": \"low\", \"message\": \"outside\"}]}";
+        Path output = dir.resolve("out/answer.json");
+        Path issues = dir.resolve("out/issues.json");
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.answers(answer))) {
+            int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Review it.", "--review-findings",
+                    "--output-file", output.toString(), "--issues-file", issues.toString());
+
+            assertThat(code).isZero();
+            assertThat(Files.readString(output)).isEqualTo(answer.replace(", ", ",").replace(": ", ":")); // compact
+            assertThat(Files.readString(issues)).contains("\"fileName\" : \"src/a.c\"").doesNotContain("passwd");
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("[copilot] Answer 1: follows the schema (",
+                    "[copilot] WARNING: a finding for '/etc/passwd' was dropped: the path is not a file in the workspace",
+                    "[copilot] Findings: 1 in " + issues, "[copilot] Answer: " + output);
+        }
+    }
+
+    @Test
+    void aSchemaThatIsNotOneOrAnOutputFileWithoutOneIsOneLineBeforeAnythingRuns() throws Exception {
+        Path schema = Files.writeString(dir.resolve("schema.json"), "{\"type\": 12}");
+        assertThat(run(Map.of(), "-p", "x", "--output-schema", schema.toString())).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("copilot-autopilot: --output-schema " + schema + " is not a valid JSON Schema: ")
+                .endsWith(" (see --help)\n").hasLineCount(1);
+        err.reset();
+        assertThat(run(Map.of(), "-p", "x", "--output-file", "a.json")).isEqualTo(RunnerMain.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --output-file needs --output-schema FILE or"
+                + " --review-findings (see --help)\n");
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
     void theDemoRefusesATaskOfItsOwn() {
         for (String[] args : List.of(new String[] {"--demo", "-p", "Fix the build"}, new String[] {"--prompt-file", "task.md", "--demo"})) {
             err.reset();

@@ -429,6 +429,38 @@ public final class ScriptedModelServer implements AutoCloseable {
             };
         }
 
+        /**
+         * Calls task_complete at once with {@code answers[0]} as its summary, and each time it is sent back (its answer
+         * did not follow the schema, or the acceptance check failed) with the next answer (the last one again when
+         * they run out). Per conversation.
+         */
+        public static Script answers(String... answers) {
+            return request -> {
+                JsonNode messages = request.body().path("messages");
+                int sentBack = 0;
+                int lastUser = -1;
+                for (int i = 0; i < messages.size(); i++) {
+                    JsonNode m = messages.get(i);
+                    if ("user".equals(m.path("role").asText())) {
+                        lastUser = i;
+                        String text = m.path("content").toString();
+                        if (text.contains("Call task_complete again with the corrected answer")
+                                || text.contains("The acceptance check of this task failed")) {
+                            sentBack++;
+                        }
+                    }
+                }
+                for (int i = lastUser + 1; i < messages.size(); i++) {
+                    for (JsonNode call : messages.get(i).path("tool_calls")) {
+                        if ("task_complete".equals(call.path("function").path("name").asText())) {
+                            return Reply.text("Done.");
+                        }
+                    }
+                }
+                return Reply.taskComplete(answers[Math.min(sentBack, answers.length - 1)]);
+            };
+        }
+
         /** Answers with text first; completes once the CLI nudged it. */
         public static Script completeAfterNudge(String summary) {
             return request -> request.turn() == 1
