@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.output.IssuesFile;
 import io.jenkins.plugins.copilotautopilot.core.output.OutputSchema;
 import io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict;
@@ -15,8 +16,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What an answer of {@value #FINDINGS} review findings costs once the session has ended: checked against the built-in
- * findings schema (the engine's verdict), read into findings, held to the workspace and written as analysis-model's
+ * What an answer of {@value #FINDINGS} review findings costs once the session has ended: masked and checked against the
+ * built-in findings schema (the engine's verdict), read into findings, held to the workspace and written as analysis-model's
  * issues file; beside Python's {@code jsonschema} validating the same answer against the same schema, as a Pipeline
  * author might with a {@code sh} step.
  */
@@ -43,6 +44,8 @@ final class AnswerCheck {
 
     static Result run(Path work) throws Exception {
         OutputSchema schema = OutputSchema.parse(ReviewFindings.SCHEMA);
+        // as a session masks its answer: a secret to look for in every string
+        SecretMasker masker = SecretMasker.of(List.of("github_pat_11ABCDEFG0123456789_benchmarksecret"));
         String answer = answer();
         ObjectMapper json = new ObjectMapper();
         Path workspace = work.resolve("workspace");
@@ -52,7 +55,7 @@ final class AnswerCheck {
         int errors = 0;
         for (int i = 0; i < BenchmarkMain.WARMUP_ROUNDS * 10 + ROUNDS; i++) {
             long t0 = System.nanoTime();
-            OutputVerdict verdict = OutputVerdict.check(1, answer, schema);
+            OutputVerdict verdict = OutputVerdict.check(1, answer, schema, masker::mask);
             long t1 = System.nanoTime();
             ReviewFindings.Held held = ReviewFindings.inWorkspace(ReviewFindings.of(json.readTree(verdict.answer())), workspace, null);
             byte[] file = IssuesFile.of(held.findings());
