@@ -47,6 +47,14 @@ class RealDockerRestartTest {
         Path ws = agentRoot.resolve("workspace").resolve("p0");
         String tool = "touch started; while [ ! -f go ]; do sleep 0.2; done; echo went > went.txt";
         String[] container = new String[1];
+        try {
+            restartMidTool(agentRoot, ws, tool, container);
+        } finally {
+            RealDockerTest.deleteTree(agentRoot); // the agent's JVM ended with the last Jenkins session
+        }
+    }
+
+    private void restartMidTool(Path agentRoot, Path ws, String tool, String[] container) throws Throwable {
         try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete(tool, "Went."))) {
             sessions.then(j -> {
                 AgentJvm.add(j, "docker-agent", agentRoot, RealDockerTest.USER);
