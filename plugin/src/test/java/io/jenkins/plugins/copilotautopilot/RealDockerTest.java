@@ -129,20 +129,18 @@ class RealDockerTest {
             assertEquals("yes", Files.readString(ws.resolve("home-writable.txt")).strip());
             String home = Files.readString(ws.resolve("home.txt"));
             assertThat("a home of the session's own, not /", home, containsString("@tmp/"));
-            Path marker = extractionMarker(ws);
+            Path marker = extractionMarker(ws.resolveSibling(ws.getFileName() + "@tmp").resolve("copilot-cache-1001"));
             FileTime unpacked = Files.getLastModifiedTime(marker);
 
             WorkflowRun second = j.buildAndAssertSuccess(p);
             j.assertLogContains("outcome=COMPLETED", second);
             assertEquals(unpacked, Files.getLastModifiedTime(marker), "the second build did not unpack the CLI again");
-            assertTrue(Files.list(ws.resolveSibling(ws.getFileName() + "@tmp")).noneMatch(f -> f.getFileName().toString()
-                    .startsWith("copilot-autopilot-")), "no session folder left");
+            assertNoSessionFolder(ws);
         }
     }
 
-    /** Where the CLI unpacked itself: the cache the launch script gave it beside the workspace. */
-    private static Path extractionMarker(Path ws) throws IOException {
-        Path cache = ws.resolveSibling(ws.getFileName() + "@tmp").resolve("copilot-cache-1001");
+    /** The file the CLI writes once it has unpacked itself into {@code cache}. */
+    private static Path extractionMarker(Path cache) throws IOException {
         try (var files = Files.walk(cache)) {
             return files.filter(f -> f.getFileName().toString().equals(".extraction-complete")).findFirst()
                     .orElseThrow(() -> new AssertionError("the CLI's cache is not in " + cache));
@@ -223,11 +221,7 @@ class RealDockerTest {
         try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt("true", "Done."))) {
             WorkflowJob first = pipeline(IMAGE, mount, "    " + step(model, ""));
             j.buildAndAssertSuccess(first);
-            Path marker;
-            try (var files = Files.walk(cache)) {
-                marker = files.filter(f -> f.getFileName().toString().equals(".extraction-complete")).findFirst()
-                        .orElseThrow(() -> new AssertionError("the CLI did not unpack itself into the mounted cache " + cache));
-            }
+            Path marker = extractionMarker(cache);
             FileTime unpacked = Files.getLastModifiedTime(marker);
             WorkflowJob second = pipeline(IMAGE, mount, "    " + step(model, ""));
             j.buildAndAssertSuccess(second);
