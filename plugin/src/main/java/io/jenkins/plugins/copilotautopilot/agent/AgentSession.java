@@ -148,6 +148,8 @@ public final class AgentSession implements CliSession, SessionInbox {
     private WorkTreeChanges changes;
     private byte[] keptSession;
     private long keptSessionSize;
+    /** The approval hook's open requests as last handed over, not yet taken by the follower; null: no news. */
+    private java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> approvals;
 
     public AgentSession(Location where, Owner owner) {
         this.where = where;
@@ -184,7 +186,8 @@ public final class AgentSession implements CliSession, SessionInbox {
         }
         synchronized (this) {
             SessionPoll poll = new SessionPoll(output.toByteArray(), stderr.toByteArray(), ended ? exitCode : null, ended,
-                    ended ? launchError : null, usage.toByteArray(), usageConsumed, ended ? changes : null);
+                    ended ? launchError : null, usage.toByteArray(), usageConsumed, ended ? changes : null, approvals);
+            approvals = null;
             output.reset();
             stderr.reset();
             usage.reset();
@@ -222,7 +225,8 @@ public final class AgentSession implements CliSession, SessionInbox {
         SessionChunk c = answer.chunk();
         return new SessionPoll(c.output, c.stderr, answer.exitCode(), answer.exitCode() != null,
                 answer.exitCode() == null ? null : c.launchError, c.usage, c.usageConsumed,
-                answer.exitCode() == null ? null : WorkTreeChanges.parse(c.changesStatus, c.changesNumstat, c.changesPatch));
+                answer.exitCode() == null ? null : WorkTreeChanges.parse(c.changesStatus, c.changesNumstat, c.changesPatch),
+                c.approvals());
     }
 
     // ---- hand-overs (remoting threads) ----
@@ -268,6 +272,9 @@ public final class AgentSession implements CliSession, SessionInbox {
         watch.heardFrom();
         nextOutput = append(output, chunk.outputStart, chunk.output, nextOutput, true);
         nextStderr = append(stderr, chunk.stderrStart, chunk.stderr, nextStderr, false);
+        if (chunk.approvalIds != null) {
+            approvals = chunk.approvals();
+        }
         if (chunk.usageConsumed > 0 && chunk.usageStart >= nextUsage) {
             // usage records come in whole lines: a chunk is taken whole or not at all
             usage.write(chunk.usage, 0, chunk.usage.length);
@@ -317,6 +324,11 @@ public final class AgentSession implements CliSession, SessionInbox {
     @Override
     public void answer(int step, String answer, String prompt) {
         AgentStops.answer(where, owner, step, answer, prompt);
+    }
+
+    @Override
+    public void decide(String id, String hookOutput) {
+        AgentStops.decide(where, owner, id, hookOutput);
     }
 
     /** Stops the CLI without waiting for it ({@link AgentStops#stop}); the follower sees the end. */

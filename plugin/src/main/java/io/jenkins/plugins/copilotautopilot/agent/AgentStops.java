@@ -91,6 +91,28 @@ final class AgentStops {
     }
 
     /**
+     * Hands the approval hook its answer without waiting, as {@link #answer} does: written into the control folder from
+     * the agent. A call that fails is not retried here: the agent hands over the request as still open, and the follower
+     * hands the decision again.
+     */
+    static void decide(AgentSession.Location where, AgentSession.Owner owner, String id, String hookOutput) {
+        AgentCalls.pool().submit(() -> {
+            try {
+                FilePath folder = FilePathUtils.find(where.node, where.controlFolder);
+                if (folder == null) {
+                    throw new IOException(Messages.AgentSession_Offline(where.displayNode()));
+                }
+                TimeLimits.limit(folder.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Answering(where.displayNode()),
+                        () -> folder.act(new DecideCallable(id, hookOutput)));
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                LOGGER.log(Level.FINE, "handing a Copilot session's approval hook its decision failed; it is handed again", e);
+            } finally {
+                owner.wake();
+            }
+        });
+    }
+
+    /**
      * Deletes a session's folders given its task workspace (the launch folder), bounded in time; a
      * {@link FoldersNotDeletedException} when the agent answered that it could not.
      */

@@ -331,6 +331,51 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return diffs;
     }
 
+    /** When a waiting call is denied unless someone decides (the controller's time, to the second). */
+    public String approvalDeadline(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call) {
+        return java.time.Instant.ofEpochMilli(call.deadlineMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
+
+    /** Whether the current user may approve or deny the calls that wait in this running session ({@link Approvers}). */
+    public boolean canApprove(LiveSessions.LiveSession session) {
+        return Approvers.mayApprove(run, session.plan());
+    }
+
+    /**
+     * {@code decide} (POST, with a crumb): approves or denies a call that waits ({@code invocation}, {@code call},
+     * {@code decision} = {@code approve} or {@code deny}), for those {@link #canApprove} lets; back to the page.
+     */
+    @org.kohsuke.stapler.verb.POST
+    public void doDecide(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        if (run == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        run.getParent().checkPermission(Item.READ);
+        LiveSessions.LiveSession session = LiveSessions.find(run, String.valueOf(req.getParameter("invocation")));
+        io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate gate = session == null ? null : session.approvals();
+        if (gate == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        if (!canApprove(session)) {
+            rsp.sendError(HttpServletResponse.SC_FORBIDDEN, Messages.CopilotAutopilotRunAction_MayNotApprove());
+            return;
+        }
+        String decision = req.getParameter("decision");
+        if (!"approve".equals(decision) && !"deny".equals(decision)) {
+            rsp.sendError(HttpServletResponse.SC_BAD_REQUEST);
+            return;
+        }
+        hudson.model.User user = hudson.model.User.current();
+        String by = user == null ? jenkins.model.Jenkins.getAuthentication2().getName() : user.getId();
+        if (!gate.decide(String.valueOf(req.getParameter("call")), "approve".equals(decision), by, System.currentTimeMillis())) {
+            rsp.sendError(HttpServletResponse.SC_CONFLICT, Messages.CopilotAutopilotRunAction_NoLongerWaits());
+            return;
+        }
+        rsp.sendRedirect2(".");
+    }
+
     /** {@code timeline?id=...}: the session's SVG timeline (tool names and arguments, no output). */
     public void doTimeline(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
         SessionReport report = report(req.getParameter("id"));

@@ -88,6 +88,34 @@ public final class SessionDriver implements AgentSession.Owner {
         }
         Following.running(this);
         handle = Following.scheduler().submit(this::look);
+        if (follower.approvals() != null) {
+            follower.approvals().onDecision(this::wake);
+            follower.approvals().addListener(new ApprovalLink());
+        }
+    }
+
+    /** Under each call that starts to wait, where to decide on it: the build's session page. */
+    private final class ApprovalLink implements io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Listener {
+        @Override
+        public void requested(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call) {
+            TaskListener listener = build.listener();
+            try {
+                String url = "/" + build.run().getUrl() + io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction.URL_NAME + "/";
+                listener.getLogger().print(io.jenkins.plugins.copilotautopilot.Messages.SessionDriver_ApprovalPrefix());
+                listener.hyperlink(url, io.jenkins.plugins.copilotautopilot.Messages.SessionDriver_ApprovalLink());
+                listener.getLogger().println();
+            } catch (IOException e) {
+                listener.getLogger().println(io.jenkins.plugins.copilotautopilot.Messages.SessionDriver_ApprovalLink());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void decided(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call,
+                            io.jenkins.plugins.copilotautopilot.core.approval.ApprovalDecision decision) {
+            // the log's line is the follower's
+        }
     }
 
     public AgentSession session() {

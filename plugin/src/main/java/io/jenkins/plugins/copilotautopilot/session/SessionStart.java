@@ -88,6 +88,9 @@ public final class SessionStart {
                     issuesFile == null ? null : workspace.child(issuesFile).getRemote()));
         }
         LiveSessions.started(run, invocationId, journal, plan, startedAt);
+        if (follower.approvals() != null) {
+            LiveSessions.approvals(run, invocationId, follower.approvals());
+        }
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, plan, startedAt, listener);
         try {

@@ -73,6 +73,13 @@ public final class SessionSettings {
             .title("Allowed tools, one per line").option("--allow-tool"));
     public static final Setting<ArrayList<String>> DENY_TOOLS = add(define("denyTools", Kind.list(null)).merge(Merge.UNION)
             .title("Denied tools, one per line").option("--deny-tool"));
+    public static final Setting<ArrayList<String>> APPROVE_TOOLS = add(define("approveTools", Kind.list(SessionSettings::approvalPattern)).merge(Merge.UNION)
+            .title("Tools that wait for a person's approval, one per line").option("--approve-tool"));
+    public static final Setting<ArrayList<String>> APPROVERS = add(define("approvers", Kind.list(null))
+            .title("Who may approve: user ids or group names, one per line (empty: whoever may build the job)"));
+    public static final Setting<Duration> APPROVAL_TIMEOUT = add(define("approvalTimeout", Kind.minutes())
+            .fallback(Duration.ofMinutes(5)).title("Approval timeout in minutes (0: as long as the session runs); a call nobody decided on is denied")
+            .option("--approval-timeout"));
     public static final Setting<ArrayList<String>> ALLOW_URLS = add(define("allowUrls", Kind.list(SessionSettings::urlRule))
             .merge(Merge.NARROWS).title("Allowed URLs and domains, one per line").option("--allow-url"));
     public static final Setting<ArrayList<String>> DENY_URLS = add(define("denyUrls", Kind.list(SessionSettings::urlRule))
@@ -184,6 +191,17 @@ public final class SessionSettings {
     private static String urlRule(String entry) {
         return URL_RULE.matcher(entry).matches() ? null
                 : ": '" + entry + "' is not a URL or domain (e.g. https://registry.example.com or example.com).";
+    }
+
+    private static String approvalPattern(String entry) {
+        int open = entry.indexOf('(');
+        String kind = (open < 0 ? entry : entry.substring(0, open)).strip();
+        if (open == 0 || open > 0 && !entry.strip().endsWith(")") || open < 0 && entry.contains(")")
+                || !kind.matches("[A-Za-z0-9_.-]+")) {
+            return ": '" + entry + "' is not a tool pattern (shell, shell(git push), shell(git:*), write, write(.env),"
+                    + " url(github.com), or an MCP server's name with or without a tool).";
+        }
+        return null;
     }
 
     private static String variableName(String entry) {

@@ -143,6 +143,36 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void approveToolAsksOnTheTerminalAndRunsWhatTheUserApproves() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            RunnerMain runner = new RunnerMain(providerEnv(server), new ByteArrayInputStream(new byte[0]),
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false);
+            runner.approvalTerminal = new java.io.BufferedReader(new java.io.StringReader("y\n"));
+            int code = runner.run(new String[] {"--offline", "-C", dir.toString(), "-p", "Write hi.txt", "--approve-tool", "shell(echo)"});
+
+            assertThat(code).isZero();
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(log).contains("copilot-autopilot: run bash echo hi > hi.txt (approveTools shell(echo))? [y/N]",
+                    "[copilot] Approved by " + TerminalApprover.USER + " at ");
+            assertThat(dir.resolve("hi.txt")).exists();
+        }
+    }
+
+    @Test
+    void approveToolWithoutATerminalDeniesAtOnce() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Could not."))) {
+            int code = run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Write hi.txt",
+                    "--approve-tool", "shell", "--approval-timeout", "30m");
+
+            assertThat(code).isZero();
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(log).contains("[copilot] Denied by the runner (no terminal to ask on) at ");
+            assertThat(log).containsPattern("< bash DENIED.*denied by the runner \\(no terminal to ask on\\): do not run it");
+            assertThat(dir.resolve("hi.txt")).doesNotExist();
+        }
+    }
+
+    @Test
     void incompleteTaskExitsTwo() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.neverComplete())) {
             int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Chat", "--max-autopilot-continues", "0");
