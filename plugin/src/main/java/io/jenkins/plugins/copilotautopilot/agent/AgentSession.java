@@ -148,6 +148,7 @@ public final class AgentSession implements CliSession, SessionInbox {
     private WorkTreeChanges changes;
     private byte[] keptSession;
     private long keptSessionSize;
+    private byte[] spans;
     /** The approval hook's open requests as last handed over, not yet taken by the follower; null: no news. */
     private java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> approvals;
 
@@ -254,6 +255,7 @@ public final class AgentSession implements CliSession, SessionInbox {
             changes = WorkTreeChanges.parse(last.changesStatus, last.changesNumstat, last.changesPatch);
             keptSession = last.keptSession;
             keptSessionSize = last.keptSessionSize;
+            spans = last.spans;
         }
     }
 
@@ -355,6 +357,16 @@ public final class AgentSession implements CliSession, SessionInbox {
     /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
     public static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentStops.deleteFolders(taskWorkspace);
+    }
+
+    /** The CLI's OpenTelemetry file as handed over at the session's end (durable-task's watch), or null. */
+    public synchronized byte[] handedOverSpans() {
+        return spans;
+    }
+
+    /** Where the CLI's file exporter writes ({@code otel}), for a session followed without the watch. */
+    public FilePath spansFile() throws IOException {
+        return controlFolder().child(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.SPANS);
     }
 
     /** Where the launch script packs the session's state for a later build ({@code session}). */

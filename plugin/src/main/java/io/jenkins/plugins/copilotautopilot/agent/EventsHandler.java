@@ -142,6 +142,9 @@ final class EventsHandler extends Handler {
             last.keptSessionSize = Files.size(kept);
             last.keptSession = last.keptSessionSize <= keptSessionLimit ? Files.readAllBytes(kept) : null;
         }
+        if (Files.isRegularFile(folder.resolve(ControlFolder.SPANS))) {
+            last.spans = SessionFiles.spans(folder, io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.MAX_BYTES);
+        }
         inbox.exited(code, last);
     }
 

@@ -30,6 +30,8 @@ final class SessionChunk implements Serializable {
     /** The session's state packed for a later build ({@code session}), or null; its size when it was too large to hand over. */
     byte[] keptSession;
     long keptSessionSize;
+    /** The CLI's OpenTelemetry file ({@code otel}), at most {@code SpanFile.MAX_BYTES}, or null; set on the last chunk only. */
+    byte[] spans;
     /** The approval hook's open requests, all of them, by id and text; null when the set did not change. */
     String[] approvalIds;
     String[] approvalTexts;

@@ -419,6 +419,42 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         }
     }
 
+    /** Whether the session kept the CLI's OpenTelemetry spans ({@code otel}). */
+    public boolean hasSpans(String invocationId) {
+        return spansFile(invocationId) != null;
+    }
+
+    /**
+     * {@code spans?id=...}: download the CLI's OpenTelemetry spans and metrics of the session (JSON lines, masked, under
+     * the build's trace); the same permission as the journal.
+     */
+    public void doSpans(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        if (run == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        run.getParent().checkPermission(Item.WORKSPACE);
+        File spans = spansFile(req.getParameter("id"));
+        if (spans == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        noActiveContent(rsp);
+        rsp.setContentType("application/x-ndjson;charset=UTF-8");
+        rsp.setContentLengthLong(spans.length());
+        rsp.setHeader("Content-Disposition", "attachment; filename=\"copilot-" + spans.getName() + "\"");
+        java.nio.file.Files.copy(spans.toPath(), rsp.getOutputStream());
+    }
+
+    /** A recorded session's span file, or null; the id is matched against the recorded sessions, never used as a path. */
+    private File spansFile(String invocationId) {
+        if (run == null || invocationId == null || sessions.stream().noneMatch(s -> s.getInvocationId().equals(invocationId))) {
+            return null;
+        }
+        File file = SessionFiles.spans(run, invocationId).toFile();
+        return file.isFile() ? file : null;
+    }
+
     /** Only files this action recorded, in this build's folder; the id is matched, never used as a path. */
     private File journal(String invocationId) {
         if (run == null || invocationId == null) {

@@ -73,7 +73,7 @@ public final class LiveSessions {
         }
 
         /** The session's gate, or null when it has no {@code approveTools}. */
-        io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate approvals() {
+        public io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate approvals() {
             return approvals;
         }
 
@@ -142,6 +142,12 @@ public final class LiveSessions {
                 RUNNING.remove(run.getExternalizableId(), sessions);
             }
         }
+    }
+
+    /** Jenkins stops: what it followed in memory goes (a Jenkins started again in the same JVM, as tests do, starts empty). */
+    @hudson.init.Terminator
+    public static void clear() {
+        RUNNING.clear();
     }
 
     /** The build's running sessions, in the order they started; none once the build has finished. */

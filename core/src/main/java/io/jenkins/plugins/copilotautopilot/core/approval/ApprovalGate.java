@@ -72,8 +72,9 @@ public final class ApprovalGate {
 
     /**
      * The hook's open requests, as one look found them (null: the look could not tell). New ones start to wait, or are
-     * left to the CLI's rules when {@code denyTools} matches them; ones that are gone were answered by the hook itself
-     * (its own deadline, a stopped session).
+     * left to the CLI's rules when {@code denyTools} matches them. One that is gone past its deadline was denied by the
+     * hook itself (nobody handed it the follower's denial in time); one gone before it is taken as a look older than
+     * the request (two ways of looking may cross), since the hook ends a wait early only when the session stops.
      */
     public void open(Collection<Request> requests, long nowMillis) {
         if (requests == null) {
@@ -97,7 +98,7 @@ public final class ApprovalGate {
                 }
             }
             for (PendingApproval call : List.copyOf(pending.values())) {
-                if (!open.contains(call.id()) && !queued.containsKey(call.id())) {
+                if (!open.contains(call.id()) && !queued.containsKey(call.id()) && nowMillis >= call.deadlineMillis()) {
                     pending.remove(call.id());
                     ApprovalDecision decision = new ApprovalDecision(call.id(), ApprovalDecision.Verdict.TIMED_OUT, null, nowMillis,
                             "the approval hook ended the wait itself");

@@ -88,6 +88,8 @@ public final class ControlFolder {
     public static final String ANSWER_PROMPT_SUFFIX = ".prompt";
     /** The launch script. */
     public static final String SCRIPT = "launch.sh";
+    /** The CLI's OpenTelemetry spans and metrics ({@code otel}), written by its file exporter: JSON lines. */
+    public static final String SPANS = "otel.jsonl";
     /** The approval hook ({@code approveTools}): the CLI's {@code preToolUse} hook, kept in the control folder. */
     public static final String APPROVAL_HOOK = "approve.sh";
     /** Its rules, one per line: the rule's index, the tool name's and the input's expressions ({@code ApprovalRules}). */

@@ -83,6 +83,7 @@ public final class LaunchFiles {
         settings.put("approval_wait", approvalWaitSeconds(plan));
         // the repository's hooks stay off (a repository's settings can switch off every hook, the approval hook's too)
         settings.put("own_hooks", approvals || plan.get(SessionSettings.UNTRUSTED) ? "1" : "");
+        settings.put("otel", plan.get(SessionSettings.OTEL) ? "1" : "");
         settings.put("kill_grace", LaunchScript.KILL_GRACE_SECONDS);
         settings.put("await", LaunchScript.AWAIT_SECONDS);
         settings.put("untracked_files", LaunchScript.MAX_UNTRACKED_FILES);

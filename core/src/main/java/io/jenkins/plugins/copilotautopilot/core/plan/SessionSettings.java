@@ -86,6 +86,9 @@ public final class SessionSettings {
             .merge(Merge.UNION).title("Denied URLs and domains, one per line").option("--deny-url"));
     public static final Setting<Boolean> SANDBOX = add(define("sandbox", Kind.flag()).fallback(false).merge(Merge.DEFAULT_YES_HOLDS)
             .title("Run shell commands in the CLI's sandbox").option("--sandbox"));
+    public static final Setting<Boolean> CLIENT_TELEMETRY = add(define("clientTelemetry", Kind.flag()).fallback(false)
+            .merge(Merge.DEFAULT_NO_HOLDS).advanced().title("Let the Copilot CLI send its own usage telemetry to GitHub")
+            .option("--client-telemetry"));
     public static final Setting<String> MCP_SERVERS = add(define("mcpServers", Kind.document())
             .title("MCP servers: the CLI's configuration as JSON or YAML, or @file in the workspace"));
 
@@ -128,6 +131,8 @@ public final class SessionSettings {
             .option("--tool-secret"));
     public static final Setting<Boolean> RECORD_CHANGES = add(define("recordChanges", Kind.flag()).fallback(true).advanced()
             .title("Record what the agent changed in the git work tree").option("--record-changes"));
+    public static final Setting<Boolean> OTEL = add(define("otel", Kind.flag()).fallback(false).advanced()
+            .title("Keep the Copilot CLI's OpenTelemetry spans with the session, under the build's trace").option("--otel"));
     public static final Setting<Boolean> SKIP_PUBLISHING_CHECKS = add(define("skipPublishingChecks", Kind.flag()).fallback(false)
             .advanced().title("Publish the session as a check"));
     public static final Setting<String> CHECKS_NAME = add(define("checksName", Kind.text()).fallback(DEFAULT_CHECKS_NAME).advanced()

@@ -208,6 +208,11 @@ public final class SessionFiles {
         return open;
     }
 
+    /** The CLI's OpenTelemetry file ({@code otel}), at most {@code max} bytes of it; empty when there is none. */
+    public static byte[] spans(Path controlFolder, int max) throws IOException {
+        return LocalCliSession.read(controlFolder.resolve(ControlFolder.SPANS), 0, max);
+    }
+
     /** What the agent changed, as the launch script recorded it; null when it did not (no git work tree). */
     public static WorkTreeChanges changes(Path controlFolder) throws IOException {
         return WorkTreeChanges.parse(readIfThere(controlFolder.resolve(ControlFolder.CHANGES_STATUS)),

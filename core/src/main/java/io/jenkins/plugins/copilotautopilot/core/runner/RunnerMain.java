@@ -237,8 +237,12 @@ public final class RunnerMain {
             if (stopRequested.get()) {
                 engine.get().abort();
             }
-            SessionResult result = engine.get().run(command, keptSession == null ? new LocalCliLauncher()
-                    : new KeepingLauncher(new LocalCliLauncher(), keptSession));
+            io.jenkins.plugins.copilotautopilot.core.process.CliLauncher launcher = keptSession == null ? new LocalCliLauncher()
+                    : new KeepingLauncher(new LocalCliLauncher(), keptSession);
+            if (plan.get(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.OTEL)) {
+                launcher = new SpanKeeping(launcher, SpanKeeping.besideJournal(journal), env, err);
+            }
+            SessionResult result = engine.get().run(command, launcher);
             if (timeline != null) {
                 try {
                     writeTimeline(journalFile, timeline);

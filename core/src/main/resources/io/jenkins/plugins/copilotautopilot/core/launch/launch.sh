@@ -259,13 +259,13 @@ if [ "$(id -u)" = 0 ]; then
   case $owner in 0:* | '') owner= ;; esac
 fi
 
-limit=0 describe='' changes=1 keep='' sandbox='' answers='' approvals='' approval_wait=360 own_hooks='' kill_grace=3 await=900
+limit=0 describe='' changes=1 keep='' sandbox='' answers='' approvals='' approval_wait=360 own_hooks='' otel='' kill_grace=3 await=900
 untracked_files=10000 untracked_kb=102400 patch_bytes=1048576 verify_lines=60 verify_chars=1000
 if [ -f "$in/launch" ]; then
   while IFS='=' read -r k v || [ -n "$k" ]; do
     case $k in
       watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; keep) keep=$v ;; sandbox) sandbox=$v ;;
-      answers) answers=$v ;; approvals) approvals=$v ;; approval_wait) approval_wait=$v ;; own_hooks) own_hooks=$v ;;
+      answers) answers=$v ;; approvals) approvals=$v ;; approval_wait) approval_wait=$v ;; own_hooks) own_hooks=$v ;; otel) otel=$v ;;
       kill_grace) kill_grace=$v ;; await) await=$v ;; untracked_files) untracked_files=$v ;;
       untracked_kb) untracked_kb=$v ;; patch_bytes) patch_bytes=$v ;; verify_lines) verify_lines=$v ;;
       verify_chars) verify_chars=$v ;;
@@ -323,6 +323,13 @@ if [ "$approvals" = 1 ]; then
 fi
 if [ "$own_hooks" = 1 ]; then
   unset COPILOT_ALLOW_ALL GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS
+fi
+# the CLI's OpenTelemetry spans and metrics (otel): its file exporter, into the control folder, and nowhere else
+if [ "$otel" = 1 ]; then
+  COPILOT_OTEL_ENABLED=true
+  COPILOT_OTEL_EXPORTER_TYPE='file'
+  COPILOT_OTEL_FILE_EXPORTER_PATH=$c/otel.jsonl
+  export COPILOT_OTEL_ENABLED COPILOT_OTEL_EXPORTER_TYPE COPILOT_OTEL_FILE_EXPORTER_PATH
 fi
 
 # ---- the CLI ----

@@ -31,7 +31,7 @@ class ArchitectureTest {
     @Test
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "verify", "session", "outcome", "command", "install", "journal",
+        for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "verify", "session", "outcome", "command", "install", "journal",
             "render", "changes", "kept", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
@@ -42,6 +42,7 @@ class ArchitectureTest {
                 .whereLayer("plan").mayNotAccessAnyLayer()
                 .whereLayer("output").mayOnlyAccessLayers("plan", "text")
                 .whereLayer("approval").mayOnlyAccessLayers("plan")
+                .whereLayer("otel").mayNotAccessAnyLayer()
                 .whereLayer("verify").mayOnlyAccessLayers("text")
                 .whereLayer("session").mayOnlyAccessLayers("events", "text")
                 .whereLayer("outcome").mayOnlyAccessLayers("session", "text", "verify")
@@ -57,7 +58,7 @@ class ArchitectureTest {
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "plan", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "process", "render",
                         "output", "session", "text", "verify", "plan")
-                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "demo", "engine", "events", "kept", "mask", "outcome", "output", "plan", "process", "render", "report")
+                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "plan", "process", "render", "report")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);

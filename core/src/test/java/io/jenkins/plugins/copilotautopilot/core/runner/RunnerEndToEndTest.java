@@ -173,6 +173,50 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void otelKeepsTheClisSpansBesideTheJournalUnderTheGivenTrace() throws Exception {
+        String trace = "0af7651916cd43dd8448eb211c80319c";
+        String parent = "b7ad6b7169203331";
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            Map<String, String> env = providerEnv(server);
+            env.put("TRACEPARENT", "00-" + trace + "-" + parent + "-01");
+            Path journal = dir.resolve("out/journal.jsonl");
+            int code = run(env, "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Write hi.txt", "--otel",
+                    "--journal", journal.toString());
+
+            assertThat(code).isZero();
+            Path spans = dir.resolve("out/journal.jsonl.otel.jsonl");
+            byte[] lines = Files.readAllBytes(spans);
+            io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.Counts counts = io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.count(lines);
+            assertThat(counts.runs()).isEqualTo(1);
+            assertThat(counts.modelCalls()).as("one span per model call").isEqualTo(server.agentTurns());
+            assertThat(counts.toolCalls()).as("bash and task_complete").isEqualTo(2);
+            assertThat(counts.metrics()).isPositive();
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            java.util.Set<String> spanIds = new java.util.HashSet<>();
+            List<com.fasterxml.jackson.databind.JsonNode> all = new ArrayList<>();
+            for (String line : Files.readAllLines(spans)) {
+                com.fasterxml.jackson.databind.JsonNode node = json.readTree(line);
+                if ("span".equals(node.path("type").asText())) {
+                    all.add(node);
+                    spanIds.add(node.path("spanId").asText());
+                }
+            }
+            assertThat(all).allSatisfy(span -> assertThat(span.path("traceId").asText()).isEqualTo(trace));
+            assertThat(all).filteredOn(span -> span.path("name").asText().startsWith("invoke_agent"))
+                    .singleElement().satisfies(root -> assertThat(root.path("parentSpanId").asText()).isEqualTo(parent));
+            assertThat(all).filteredOn(span -> !span.path("name").asText().startsWith("invoke_agent"))
+                    .allSatisfy(span -> assertThat(spanIds).contains(span.path("parentSpanId").asText()));
+            assertThat(new String(lines, StandardCharsets.UTF_8)).doesNotContain("sk-runner-test-key");
+        }
+    }
+
+    @Test
+    void otelWithoutAJournalIsOneLine() {
+        assertThat(run(Map.of("PATH", System.getenv("PATH")), "-p", "x", "--otel")).isEqualTo(64);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--otel needs --journal FILE");
+    }
+
+    @Test
     void incompleteTaskExitsTwo() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.neverComplete())) {
             int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Chat", "--max-autopilot-continues", "0");
