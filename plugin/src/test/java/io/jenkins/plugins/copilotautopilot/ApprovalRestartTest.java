@@ -89,10 +89,10 @@ class ApprovalRestartTest {
         });
     }
 
-    private static PendingApproval waiting(WorkflowRun b) throws InterruptedException {
+    private static PendingApproval waiting(WorkflowRun b) throws Exception {
         ApprovalStepTest.waitFor(() -> b.getAction(CopilotAutopilotRunAction.class) != null
                 && b.getAction(CopilotAutopilotRunAction.class).getLiveSessions().stream().anyMatch(s -> !s.getPendingApprovals().isEmpty()),
-                Duration.ofSeconds(120));
+                Duration.ofSeconds(120), b);
         return b.getAction(CopilotAutopilotRunAction.class).getLiveSessions().stream()
                 .flatMap(s -> s.getPendingApprovals().stream()).findFirst().orElseThrow();
     }

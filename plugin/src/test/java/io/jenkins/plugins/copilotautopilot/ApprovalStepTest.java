@@ -66,10 +66,10 @@ class ApprovalStepTest {
     }
 
     /** The call that waits in the build's session, once it waits. */
-    private static PendingApproval waiting(Run<?, ?> b) throws InterruptedException {
+    private static PendingApproval waiting(Run<?, ?> b) throws Exception {
         waitFor(() -> b.getAction(CopilotAutopilotRunAction.class) != null
                 && b.getAction(CopilotAutopilotRunAction.class).getLiveSessions().stream().anyMatch(s -> !s.getPendingApprovals().isEmpty()),
-                Duration.ofSeconds(120));
+                Duration.ofSeconds(120), b);
         return b.getAction(CopilotAutopilotRunAction.class).getLiveSessions().stream()
                 .flatMap(s -> s.getPendingApprovals().stream()).findFirst().orElseThrow();
     }
@@ -103,7 +103,7 @@ class ApprovalStepTest {
             JenkinsRule.WebClient reader = j.createWebClient().login("reader");
             HtmlPage readerPage = reader.goTo(page);
             assertThat(readerPage.getBody().getTextContent(), containsString("Waiting for approval"));
-            assertThat(readerPage.getBody().getTextContent(), containsString("Only the approvers of this session may approve or deny these calls."));
+            assertThat(readerPage.getBody().getTextContent(), containsString("You may not approve or deny these calls"));
             assertNull(readerPage.querySelector("form[action='decide']"), "a reader gets no buttons");
             assertEquals(403, post(reader, b, live(b).getInvocationId(), call.id(), "approve"), "a forged POST of a reader is refused");
             JenkinsRule.WebClient anonymous = j.createWebClient();
@@ -217,5 +217,22 @@ class ApprovalStepTest {
             Thread.sleep(100);
         }
         assertTrue(condition.getAsBoolean(), "not within " + timeout);
+    }
+
+    /** As {@link #waitFor(BooleanSupplier, Duration)}, saying what the build's console holds when it fails. */
+    static void waitFor(BooleanSupplier condition, Duration timeout, Run<?, ?> b) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(condition.getAsBoolean(), () -> "not within " + timeout + "; the console:\n" + String.join("\n", log(b)));
+    }
+
+    private static List<String> log(Run<?, ?> b) {
+        try {
+            return b.getLog(Integer.MAX_VALUE);
+        } catch (java.io.IOException e) {
+            return List.of(e.toString());
+        }
     }
 }

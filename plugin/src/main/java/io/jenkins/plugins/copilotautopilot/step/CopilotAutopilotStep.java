@@ -67,6 +67,8 @@ public final class CopilotAutopilotStep extends Step {
     private List<String> allowUrls = new ArrayList<>();
     private List<String> denyUrls = new ArrayList<>();
     private Boolean sandbox;
+    private Boolean clientTelemetry;
+    private Boolean otel;
     private String verify;
     private String mcpServers;
     private String session;
@@ -421,6 +423,24 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setSandbox(Boolean sandbox) {
         this.sandbox = sandbox;
+    }
+
+    public Boolean getClientTelemetry() {
+        return clientTelemetry;
+    }
+
+    @DataBoundSetter
+    public void setClientTelemetry(Boolean clientTelemetry) {
+        this.clientTelemetry = clientTelemetry;
+    }
+
+    public Boolean getOtel() {
+        return otel;
+    }
+
+    @DataBoundSetter
+    public void setOtel(Boolean otel) {
+        this.otel = otel;
     }
 
     public List<String> getToolSecrets() {
