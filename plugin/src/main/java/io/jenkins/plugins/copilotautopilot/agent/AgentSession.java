@@ -148,6 +148,9 @@ public final class AgentSession implements CliSession, SessionInbox {
     private WorkTreeChanges changes;
     private byte[] keptSession;
     private long keptSessionSize;
+    private byte[] spans;
+    /** The approval hook's open requests as last handed over, not yet taken by the follower; null: no news. */
+    private java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> approvals;
 
     public AgentSession(Location where, Owner owner) {
         this.where = where;
@@ -184,7 +187,8 @@ public final class AgentSession implements CliSession, SessionInbox {
         }
         synchronized (this) {
             SessionPoll poll = new SessionPoll(output.toByteArray(), stderr.toByteArray(), ended ? exitCode : null, ended,
-                    ended ? launchError : null, usage.toByteArray(), usageConsumed, ended ? changes : null);
+                    ended ? launchError : null, usage.toByteArray(), usageConsumed, ended ? changes : null, approvals);
+            approvals = null;
             output.reset();
             stderr.reset();
             usage.reset();
@@ -222,7 +226,8 @@ public final class AgentSession implements CliSession, SessionInbox {
         SessionChunk c = answer.chunk();
         return new SessionPoll(c.output, c.stderr, answer.exitCode(), answer.exitCode() != null,
                 answer.exitCode() == null ? null : c.launchError, c.usage, c.usageConsumed,
-                answer.exitCode() == null ? null : WorkTreeChanges.parse(c.changesStatus, c.changesNumstat, c.changesPatch));
+                answer.exitCode() == null ? null : WorkTreeChanges.parse(c.changesStatus, c.changesNumstat, c.changesPatch),
+                c.approvals());
     }
 
     // ---- hand-overs (remoting threads) ----
@@ -250,6 +255,7 @@ public final class AgentSession implements CliSession, SessionInbox {
             changes = WorkTreeChanges.parse(last.changesStatus, last.changesNumstat, last.changesPatch);
             keptSession = last.keptSession;
             keptSessionSize = last.keptSessionSize;
+            spans = last.spans;
         }
     }
 
@@ -268,6 +274,9 @@ public final class AgentSession implements CliSession, SessionInbox {
         watch.heardFrom();
         nextOutput = append(output, chunk.outputStart, chunk.output, nextOutput, true);
         nextStderr = append(stderr, chunk.stderrStart, chunk.stderr, nextStderr, false);
+        if (chunk.approvalIds != null) {
+            approvals = chunk.approvals();
+        }
         if (chunk.usageConsumed > 0 && chunk.usageStart >= nextUsage) {
             // usage records come in whole lines: a chunk is taken whole or not at all
             usage.write(chunk.usage, 0, chunk.usage.length);
@@ -319,6 +328,11 @@ public final class AgentSession implements CliSession, SessionInbox {
         AgentStops.answer(where, owner, step, answer, prompt);
     }
 
+    @Override
+    public void decide(String id, String hookOutput) {
+        AgentStops.decide(where, owner, id, hookOutput);
+    }
+
     /** Stops the CLI without waiting for it ({@link AgentStops#stop}); the follower sees the end. */
     @Override
     public void stop() {
@@ -343,6 +357,16 @@ public final class AgentSession implements CliSession, SessionInbox {
     /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
     public static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentStops.deleteFolders(taskWorkspace);
+    }
+
+    /** The CLI's OpenTelemetry file as handed over at the session's end (durable-task's watch), or null. */
+    public synchronized byte[] handedOverSpans() {
+        return spans;
+    }
+
+    /** Where the CLI's file exporter writes ({@code otel}), for a session followed without the watch. */
+    public FilePath spansFile() throws IOException {
+        return controlFolder().child(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.SPANS);
     }
 
     /** Where the launch script packs the session's state for a later build ({@code session}). */

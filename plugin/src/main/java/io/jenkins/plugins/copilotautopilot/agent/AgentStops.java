@@ -74,6 +74,23 @@ final class AgentStops {
      * fails is not retried here: the follower tells the script again until it moves on.
      */
     static void answer(AgentSession.Location where, AgentSession.Owner owner, int step, String answer, String prompt) {
+        inControlFolderSoon(where, owner, new AnswerCallable(step, answer, prompt),
+                "telling a Copilot session's launch script what comes next failed; it is told again");
+    }
+
+    /**
+     * Hands the approval hook its answer without waiting, as {@link #answer} does: written into the control folder from
+     * the agent. A call that fails is not retried here: the agent hands over the request as still open, and the follower
+     * hands the decision again.
+     */
+    static void decide(AgentSession.Location where, AgentSession.Owner owner, String id, String hookOutput) {
+        inControlFolderSoon(where, owner, new DecideCallable(id, hookOutput),
+                "handing a Copilot session's approval hook its decision failed; it is handed again");
+    }
+
+    /** Writes into the control folder from the agent on {@link AgentCalls#pool()}, bounded in time; then wakes the follower. */
+    private static void inControlFolderSoon(AgentSession.Location where, AgentSession.Owner owner,
+                                            jenkins.MasterToSlaveFileCallable<Void> write, String failed) {
         AgentCalls.pool().submit(() -> {
             try {
                 FilePath folder = FilePathUtils.find(where.node, where.controlFolder);
@@ -81,9 +98,9 @@ final class AgentStops {
                     throw new IOException(Messages.AgentSession_Offline(where.displayNode()));
                 }
                 TimeLimits.limit(folder.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Answering(where.displayNode()),
-                        () -> folder.act(new AnswerCallable(step, answer, prompt)));
+                        () -> folder.act(write));
             } catch (IOException | InterruptedException | RuntimeException e) {
-                LOGGER.log(Level.FINE, "telling a Copilot session's launch script what comes next failed; it is told again", e);
+                LOGGER.log(Level.FINE, failed, e);
             } finally {
                 owner.wake();
             }

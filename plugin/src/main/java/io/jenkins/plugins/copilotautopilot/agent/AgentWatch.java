@@ -123,6 +123,10 @@ final class AgentWatch {
                 SessionHealthCallable.Health health = new FilePath(channel, where.controlFolder)
                         .act(new SessionHealthCallable(where.resultFile, where.taskWorkspace));
                 judge(health, taskWorkspace);
+                if (health.approvals() != null) {
+                    session.accept(health.approvals());
+                    owner.wake();
+                }
                 return null;
             });
         } catch (IOException e) {

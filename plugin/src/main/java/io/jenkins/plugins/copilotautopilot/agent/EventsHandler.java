@@ -34,6 +34,8 @@ final class EventsHandler extends Handler {
     private static final Logger LOGGER = Logger.getLogger(EventsHandler.class.getName());
     /** The shortest time between two handovers while the CLI runs: a handover is a call to the controller. */
     static final long HANDOVER_MILLIS = Long.getLong(EventsHandler.class.getName() + ".handoverMillis", 250);
+    /** How often the open approval requests are handed over again while they stay the same. */
+    static final long APPROVALS_AGAIN_MILLIS = 5_000;
 
     @SuppressFBWarnings(value = "SE_BAD_FIELD", justification = "a proxy of the controller's exported inbox, which remoting serializes")
     private final SessionInbox inbox;
@@ -48,6 +50,9 @@ final class EventsHandler extends Handler {
     private transient long lastHandover;
     private transient ScheduledFuture<?> look;
     private transient boolean ended;
+    /** The open approval requests last handed over (null: none yet), and when. */
+    private transient java.util.Set<String> approvalsHandedOver;
+    private transient long approvalsHandedOverAt;
 
     /**
      * @param inbox        the controller's, exported over the agent's channel
@@ -137,6 +142,9 @@ final class EventsHandler extends Handler {
             last.keptSessionSize = Files.size(kept);
             last.keptSession = last.keptSessionSize <= keptSessionLimit ? Files.readAllBytes(kept) : null;
         }
+        if (Files.isRegularFile(folder.resolve(ControlFolder.SPANS))) {
+            last.spans = SessionFiles.spans(folder, io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.MAX_BYTES);
+        }
         inbox.exited(code, last);
     }
 
@@ -146,10 +154,26 @@ final class EventsHandler extends Handler {
         byte[] output = LocalCliSession.read(Path.of(logFile), outputOffset, maxBytes);
         byte[] stderr = LocalCliSession.read(folder.resolve(ControlFolder.STDERR), stderrOffset, maxBytes);
         SessionFiles.Usage usage = SessionFiles.usage(folder, usageOffset, maxBytes);
-        return new SessionChunk(outputOffset, output, stderrOffset, stderr, usageOffset, usage.lines(), usage.consumed());
+        SessionChunk chunk = new SessionChunk(outputOffset, output, stderrOffset, stderr, usageOffset, usage.lines(), usage.consumed());
+        // the approval hook's requests: whenever the set changes, and again every few seconds while calls wait (a
+        // decision the controller could not hand over is handed again once it sees the request still open)
+        java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open = SessionFiles.openApprovals(folder);
+        if (open != null) {
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            open.forEach(r -> ids.add(r.id()));
+            if (!ids.equals(approvalsHandedOver)
+                    || !ids.isEmpty() && System.nanoTime() - approvalsHandedOverAt >= TimeUnit.MILLISECONDS.toNanos(APPROVALS_AGAIN_MILLIS)) {
+                chunk.approvals(open);
+            }
+        }
+        return chunk;
     }
 
     private void advance(SessionChunk handedOver) {
+        if (handedOver.approvalIds != null) {
+            approvalsHandedOver = new java.util.HashSet<>(java.util.Arrays.asList(handedOver.approvalIds));
+            approvalsHandedOverAt = System.nanoTime();
+        }
         outputOffset += handedOver.output.length;
         stderrOffset += handedOver.stderr.length;
         usageOffset += handedOver.usageConsumed;

@@ -44,6 +44,9 @@ final class PollCallable extends MasterToSlaveFileCallable<PollCallable.Answer> 
         }
         SessionChunk chunk = new SessionChunk(outputOffset, look.output(), stderrOffset, look.stderr(), usageOffset,
                 look.usage().lines(), look.usage().consumed());
+        if (look.approvals() != null) {
+            chunk.approvals(look.approvals());
+        }
         if (exitCode != null) {
             chunk.launchError = look.launchError();
             chunk.changesStatus = look.changesStatus();

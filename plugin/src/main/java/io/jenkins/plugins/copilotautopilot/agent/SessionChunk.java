@@ -30,6 +30,11 @@ final class SessionChunk implements Serializable {
     /** The session's state packed for a later build ({@code session}), or null; its size when it was too large to hand over. */
     byte[] keptSession;
     long keptSessionSize;
+    /** The CLI's OpenTelemetry file ({@code otel}), at most {@code SpanFile.MAX_BYTES}, or null; set on the last chunk only. */
+    byte[] spans;
+    /** The approval hook's open requests, all of them, by id and text; null when the set did not change. */
+    String[] approvalIds;
+    String[] approvalTexts;
 
     SessionChunk(long outputStart, byte[] output, long stderrStart, byte[] stderr, long usageStart, byte[] usage, long usageConsumed) {
         this.outputStart = outputStart;
@@ -42,6 +47,24 @@ final class SessionChunk implements Serializable {
     }
 
     boolean isEmpty() {
-        return output.length == 0 && stderr.length == 0 && usageConsumed == 0;
+        return output.length == 0 && stderr.length == 0 && usageConsumed == 0 && approvalIds == null;
+    }
+
+    /** Sets the open approval requests. */
+    void approvals(java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open) {
+        approvalIds = open.stream().map(io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request::id).toArray(String[]::new);
+        approvalTexts = open.stream().map(io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request::text).toArray(String[]::new);
+    }
+
+    /** The open approval requests, or null when this chunk does not tell. */
+    java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> approvals() {
+        if (approvalIds == null) {
+            return null;
+        }
+        java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open = new java.util.ArrayList<>();
+        for (int i = 0; i < approvalIds.length; i++) {
+            open.add(new io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request(approvalIds[i], approvalTexts[i]));
+        }
+        return open;
     }
 }

@@ -28,13 +28,20 @@ final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealt
     @Override
     public Health invoke(File folder, VirtualChannel channel) throws IOException {
         if (!folder.isDirectory()) {
-            return new Health(false, false, -1, false);
+            return new Health(false, false, -1, false, null);
         }
         boolean ended = LocalCliSession.readExitCode(folder.toPath()) != null || new File(resultFile).length() > 0;
         File heartbeat = new File(folder, ControlFolder.HEARTBEAT);
         long age = heartbeat.exists() ? Math.max(0, System.currentTimeMillis() - heartbeat.lastModified()) : -1;
         boolean unread = new File(launchFolder, ControlFolder.ARGUMENTS).exists();
-        return new Health(true, ended, age, unread);
+        java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open =
+                io.jenkins.plugins.copilotautopilot.core.process.SessionFiles.openApprovals(folder.toPath());
+        SessionChunk approvals = null;
+        if (open != null) {
+            approvals = new SessionChunk(0, SessionChunk.NONE, 0, SessionChunk.NONE, 0, SessionChunk.NONE, 0);
+            approvals.approvals(open);
+        }
+        return new Health(true, ended, age, unread, approvals);
     }
 
     /**
@@ -42,7 +49,11 @@ final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealt
      * @param ended             an exit status is there
      * @param heartbeatAgeMillis how long since the watchdog's last heartbeat; -1 before the first
      * @param launchFilesUnread  the launch script has not read its files yet (it has not started)
+     * @param approvals          the approval hook's open requests (in a chunk of nothing else), or null when there is no
+     *                           approval folder: the watch hands them over only once the log grows, which a call that
+     *                           waits does not do (after a restart, a reconnection)
      */
-    record Health(boolean folderExists, boolean ended, long heartbeatAgeMillis, boolean launchFilesUnread) implements Serializable {
+    record Health(boolean folderExists, boolean ended, long heartbeatAgeMillis, boolean launchFilesUnread, SessionChunk approvals)
+            implements Serializable {
     }
 }

@@ -331,6 +331,51 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return diffs;
     }
 
+    /** When a waiting call is denied unless someone decides (the controller's time, to the second). */
+    public String approvalDeadline(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call) {
+        return java.time.Instant.ofEpochMilli(call.deadlineMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
+
+    /** Whether the current user may approve or deny the calls that wait in this running session ({@link Approvers}). */
+    public boolean canApprove(LiveSessions.LiveSession session) {
+        return Approvers.mayApprove(run, session.plan());
+    }
+
+    /**
+     * {@code decide} (POST, with a crumb): approves or denies a call that waits ({@code invocation}, {@code call},
+     * {@code decision} = {@code approve} or {@code deny}), for those {@link #canApprove} lets; back to the page.
+     */
+    @org.kohsuke.stapler.verb.POST
+    public void doDecide(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        if (run == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        run.getParent().checkPermission(Item.READ);
+        LiveSessions.LiveSession session = LiveSessions.find(run, String.valueOf(req.getParameter("invocation")));
+        io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate gate = session == null ? null : session.approvals();
+        if (gate == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        if (!canApprove(session)) {
+            rsp.sendError(HttpServletResponse.SC_FORBIDDEN, Messages.CopilotAutopilotRunAction_MayNotApprove());
+            return;
+        }
+        String decision = req.getParameter("decision");
+        if (!"approve".equals(decision) && !"deny".equals(decision)) {
+            rsp.sendError(HttpServletResponse.SC_BAD_REQUEST);
+            return;
+        }
+        hudson.model.User user = hudson.model.User.current();
+        String by = user == null ? jenkins.model.Jenkins.getAuthentication2().getName() : user.getId();
+        if (!gate.decide(String.valueOf(req.getParameter("call")), "approve".equals(decision), by, System.currentTimeMillis())) {
+            rsp.sendError(HttpServletResponse.SC_CONFLICT, Messages.CopilotAutopilotRunAction_NoLongerWaits());
+            return;
+        }
+        rsp.sendRedirect2(".");
+    }
+
     /** {@code timeline?id=...}: the session's SVG timeline (tool names and arguments, no output). */
     public void doTimeline(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
         SessionReport report = report(req.getParameter("id"));
@@ -372,6 +417,42 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         try (InputStream in = JournalFiles.open(journal.toPath())) {
             in.transferTo(rsp.getOutputStream());
         }
+    }
+
+    /** Whether the session kept the CLI's OpenTelemetry spans ({@code otel}). */
+    public boolean hasSpans(String invocationId) {
+        return spansFile(invocationId) != null;
+    }
+
+    /**
+     * {@code spans?id=...}: download the CLI's OpenTelemetry spans and metrics of the session (JSON lines, masked, under
+     * the build's trace); the same permission as the journal.
+     */
+    public void doSpans(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        if (run == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        run.getParent().checkPermission(Item.WORKSPACE);
+        File spans = spansFile(req.getParameter("id"));
+        if (spans == null) {
+            rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
+            return;
+        }
+        noActiveContent(rsp);
+        rsp.setContentType("application/x-ndjson;charset=UTF-8");
+        rsp.setContentLengthLong(spans.length());
+        rsp.setHeader("Content-Disposition", "attachment; filename=\"copilot-" + spans.getName() + "\"");
+        java.nio.file.Files.copy(spans.toPath(), rsp.getOutputStream());
+    }
+
+    /** A recorded session's span file, or null; the id is matched against the recorded sessions, never used as a path. */
+    private File spansFile(String invocationId) {
+        if (run == null || invocationId == null || sessions.stream().noneMatch(s -> s.getInvocationId().equals(invocationId))) {
+            return null;
+        }
+        File file = SessionFiles.spans(run, invocationId).toFile();
+        return file.isFile() ? file : null;
     }
 
     /** Only files this action recorded, in this build's folder; the id is matched, never used as a path. */

@@ -38,6 +38,7 @@ public final class LiveSessions {
         private final long startedAtMillis;
         private SessionReport report;
         private volatile String trouble;
+        private volatile io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate approvals;
         private long readAtMillis;
         private long readLength = -1;
 
@@ -63,6 +64,17 @@ public final class LiveSessions {
 
         public long getStartedAtMillis() {
             return startedAtMillis;
+        }
+
+        /** The calls that wait for a person now, oldest first. */
+        public List<io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval> getPendingApprovals() {
+            io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate gate = approvals;
+            return gate == null ? List.of() : gate.pending();
+        }
+
+        /** The session's gate, or null when it has no {@code approveTools}. */
+        public io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate approvals() {
+            return approvals;
         }
 
         /** Why the session cannot be followed right now (its agent is unreachable), or null. */
@@ -99,6 +111,20 @@ public final class LiveSessions {
                 .put(invocationId, new LiveSession(invocationId, journal, plan, startedAtMillis));
     }
 
+    /** The calls of a running session that wait for a person ({@code approveTools}): decided on its page. */
+    public static void approvals(Run<?, ?> run, String invocationId, io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate gate) {
+        Map<String, LiveSession> sessions = RUNNING.get(run.getExternalizableId());
+        LiveSession session = sessions == null ? null : sessions.get(invocationId);
+        if (session != null) {
+            session.approvals = gate;
+        }
+    }
+
+    /** The build's running session of that invocation, or null. */
+    static LiveSession find(Run<?, ?> run, String invocationId) {
+        return of(run).stream().filter(s -> s.getInvocationId().equals(invocationId)).findFirst().orElse(null);
+    }
+
     /** The session cannot be followed right now, for {@code why}; null: it can again. */
     public static void trouble(Run<?, ?> run, String invocationId, String why) {
         Map<String, LiveSession> sessions = RUNNING.get(run.getExternalizableId());
@@ -116,6 +142,12 @@ public final class LiveSessions {
                 RUNNING.remove(run.getExternalizableId(), sessions);
             }
         }
+    }
+
+    /** Jenkins stops: what it followed in memory goes (a Jenkins started again in the same JVM, as tests do, starts empty). */
+    @hudson.init.Terminator
+    public static void clear() {
+        RUNNING.clear();
     }
 
     /** The build's running sessions, in the order they started; none once the build has finished. */

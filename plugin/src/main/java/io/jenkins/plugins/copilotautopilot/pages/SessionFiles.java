@@ -29,6 +29,11 @@ public final class SessionFiles {
         return SafeFileNames.resolveInside(folder.toPath(), invocationId + ".jsonl").toFile();
     }
 
+    /** The CLI's OpenTelemetry spans of one step invocation ({@code otel}), kept as the session ended. */
+    public static Path spans(Run<?, ?> run, String invocationId) {
+        return SafeFileNames.resolveInside(new File(run.getRootDir(), FOLDER).toPath(), invocationId + ".otel.jsonl");
+    }
+
     /** The follower's checkpoint of one step invocation. */
     public static Path checkpoint(Run<?, ?> run, String invocationId) {
         return SafeFileNames.resolveInside(new File(run.getRootDir(), FOLDER).toPath(), invocationId + CHECKPOINT_SUFFIX);

@@ -72,6 +72,8 @@ public final class SessionRecord implements Serializable {
     /** The first {@value #MAX_FINDINGS} review findings, held to the workspace (the journal has the answer whole). */
     private final ArrayList<FindingRecord> findings;
     static final int MAX_FINDINGS = 1_000;
+    /** The calls that waited for a person and what became of them (from the journal, as the session was recorded). */
+    private ArrayList<ApprovalRecord> approvals;
 
     public SessionRecord(String invocationId, String journalFile, SessionResult r) {
         this(invocationId, journalFile, r, false);
@@ -168,6 +170,18 @@ public final class SessionRecord implements Serializable {
         this.output = output;
         this.outputRounds = r.outputRounds;
         this.findings = findings;
+        this.approvals = r.approvals == null ? null : new ArrayList<>(r.approvals.stream().map(ApprovalRecord::withoutArguments).toList());
+    }
+
+    /** Takes the calls that waited for a person from the session's report (before the record is saved). */
+    public void approvals(List<io.jenkins.plugins.copilotautopilot.core.report.ApprovalReport> reports) {
+        this.approvals = reports.isEmpty() ? null : new ArrayList<>(reports.stream().map(ApprovalRecord::new).toList());
+    }
+
+    /** The calls that waited for a person ({@code approveTools}), or empty. */
+    @Exported
+    public List<ApprovalRecord> getApprovals() {
+        return approvals == null ? List.of() : Collections.unmodifiableList(approvals);
     }
 
     /** This session as shown to a reader who may not see what the agent wrote: without its summary and blocker. */

@@ -45,6 +45,8 @@ public final class ResumeState implements Serializable {
     final boolean propagate;
     /** Where the answer's files go and what its findings are relative to; null when the session asks for no answer. */
     AnswerPaths answerPaths;
+    /** The build's trace context ({@code TRACEPARENT}, as the opentelemetry plugin sets it) the session's spans go under, or null. */
+    String traceParent;
 
     /**
      * The workspace and the working directory on the launch node (findings are held to the one and read relative to
@@ -72,6 +74,7 @@ public final class ResumeState implements Serializable {
         ResumeState started = new ResumeState(invocationId, launchNode, launchFolder, where, startedAtMillis, plan, secrets, changesPath,
                 propagate);
         started.answerPaths = answerPaths;
+        started.traceParent = traceParent;
         return started;
     }
 
@@ -79,6 +82,16 @@ public final class ResumeState implements Serializable {
     ResumeState withAnswerPaths(AnswerPaths paths) {
         answerPaths = paths;
         return this;
+    }
+
+    /** This state with the build's trace context ({@code otel}). */
+    ResumeState withTraceParent(String header) {
+        traceParent = header;
+        return this;
+    }
+
+    public String traceParent() {
+        return traceParent;
     }
 
     public AnswerPaths answerPaths() {

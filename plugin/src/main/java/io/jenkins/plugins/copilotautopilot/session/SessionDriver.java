@@ -88,6 +88,34 @@ public final class SessionDriver implements AgentSession.Owner {
         }
         Following.running(this);
         handle = Following.scheduler().submit(this::look);
+        if (follower.approvals() != null) {
+            follower.approvals().onDecision(this::wake);
+            follower.approvals().addListener(new ApprovalLink());
+        }
+    }
+
+    /** Under each call that starts to wait, where to decide on it: the build's session page. */
+    private final class ApprovalLink implements io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Listener {
+        @Override
+        public void requested(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call) {
+            TaskListener listener = build.listener();
+            try {
+                String url = "/" + build.run().getUrl() + io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction.URL_NAME + "/";
+                listener.getLogger().print(io.jenkins.plugins.copilotautopilot.Messages.SessionDriver_ApprovalPrefix());
+                listener.hyperlink(url, io.jenkins.plugins.copilotautopilot.Messages.SessionDriver_ApprovalLink());
+                listener.getLogger().println();
+            } catch (IOException e) {
+                listener.getLogger().println(io.jenkins.plugins.copilotautopilot.Messages.SessionDriver_ApprovalLink());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void decided(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call,
+                            io.jenkins.plugins.copilotautopilot.core.approval.ApprovalDecision decision) {
+            // the log's line is the follower's
+        }
     }
 
     public AgentSession session() {
@@ -281,6 +309,10 @@ public final class SessionDriver implements AgentSession.Owner {
                 if (s != null && kept != null) {
                     keepSoon(s, kept);
                 }
+                if (s != null && build.state() != null && build.state().plan().get(SessionSettings.OTEL)) {
+                    boundedOnPool(() -> SessionSpans.save(build.run(), invocationId, s, follower.masker(), build.state().traceParent(),
+                            build.listener()), Messages.SessionSpans_Failed());
+                }
                 if (s != null) {
                     SessionCleanup.Cleanup cleanup = SessionCleanup.now(s);
                     if (cleanup instanceof SessionCleanup.Cleanup.Refused refused) {
@@ -309,6 +341,20 @@ public final class SessionDriver implements AgentSession.Owner {
                 build.ended(result, written);
             }
         });
+    }
+
+    /** What may call the agent, on the remote-call pool, waited for a bounded time; {@code failed} heads the line of a failure. */
+    private void boundedOnPool(java.util.concurrent.Callable<?> work, String failed) {
+        Future<?> running = AgentCalls.pool().submit(work);
+        try {
+            running.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            running.cancel(true);
+            build.listener().getLogger().println(failed + (e.getCause() == null ? e : e.getCause()));
+        } catch (InterruptedException e) {
+            running.cancel(true);
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Keeps the session's state for the job's next build, on the remote-call pool, waited for a bounded time. */

@@ -20,14 +20,18 @@ public final class SessionRecording {
     static SessionRecord record(Run<?, ?> run, String invocationId, SessionResult result, boolean agentTextPrivate,
                                 TaskListener listener) {
         String journalName = SessionFiles.journal(run, invocationId).getName();
+        io.jenkins.plugins.copilotautopilot.core.report.SessionReport report = null;
         try {
             java.nio.file.Path compressed = SessionJournal.finish(run, invocationId);
             journalName = compressed.toFile().getName();
-            SessionReportStore.get(compressed); // the session page's report, made now rather than at the first view
+            report = SessionReportStore.get(compressed); // the session page's report, made now rather than at the first view
         } catch (IOException e) {
             listener.getLogger().println(Messages.SessionRecording_CannotCompressJournal(e.getMessage()));
         }
         SessionRecord record = new SessionRecord(invocationId, journalName, result, agentTextPrivate);
+        if (report != null) {
+            record.approvals(report.approvals());
+        }
         try {
             CopilotAutopilotRunAction.record(run, record);
         } catch (IOException e) {

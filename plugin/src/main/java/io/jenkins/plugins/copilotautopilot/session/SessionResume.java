@@ -80,8 +80,12 @@ public final class SessionResume {
                 state.startedAtMillis());
         CopilotAutopilotRunAction.showLive(run);
         try {
-            return SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE))
+            SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE))
                     .resume(state.plan(), secrets, session, checkpoint, state.startedAtMillis());
+            if (follower.approvals() != null) {
+                LiveSessions.approvals(run, state.invocationId(), follower.approvals());
+            }
+            return follower;
         } catch (IOException | InterruptedException | RuntimeException e) {
             journal.close();
             throw e;

@@ -87,7 +87,13 @@ public final class SessionStart {
                     outputFile == null ? null : workspace.child(outputFile).getRemote(),
                     issuesFile == null ? null : workspace.child(issuesFile).getRemote()));
         }
+        if (plan.get(SessionSettings.OTEL)) {
+            state.withTraceParent(env.get("TRACEPARENT"));
+        }
         LiveSessions.started(run, invocationId, journal, plan, startedAt);
+        if (follower.approvals() != null) {
+            LiveSessions.approvals(run, invocationId, follower.approvals());
+        }
         CopilotAutopilotRunAction.showLive(run);
         SessionChecks.started(run, plan, startedAt, listener);
         try {

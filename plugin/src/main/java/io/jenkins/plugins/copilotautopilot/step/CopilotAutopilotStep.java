@@ -60,10 +60,15 @@ public final class CopilotAutopilotStep extends Step {
     private Boolean allowAllPaths;
     private List<String> allowTools = new ArrayList<>();
     private List<String> denyTools = new ArrayList<>();
+    private List<String> approveTools = new ArrayList<>();
+    private List<String> approvers = new ArrayList<>();
+    private Integer approvalTimeout;
     private List<String> addDirs = new ArrayList<>();
     private List<String> allowUrls = new ArrayList<>();
     private List<String> denyUrls = new ArrayList<>();
     private Boolean sandbox;
+    private Boolean clientTelemetry;
+    private Boolean otel;
     private String verify;
     private String mcpServers;
     private String session;
@@ -264,6 +269,33 @@ public final class CopilotAutopilotStep extends Step {
         this.denyTools = FormLists.clean(denyTools);
     }
 
+    public List<String> getApproveTools() {
+        return approveTools;
+    }
+
+    @DataBoundSetter
+    public void setApproveTools(List<String> approveTools) {
+        this.approveTools = FormLists.clean(approveTools);
+    }
+
+    public List<String> getApprovers() {
+        return approvers;
+    }
+
+    @DataBoundSetter
+    public void setApprovers(List<String> approvers) {
+        this.approvers = FormLists.clean(approvers);
+    }
+
+    public Integer getApprovalTimeout() {
+        return approvalTimeout;
+    }
+
+    @DataBoundSetter
+    public void setApprovalTimeout(Integer approvalTimeout) {
+        this.approvalTimeout = approvalTimeout;
+    }
+
     public List<String> getAddDirs() {
         return addDirs;
     }
@@ -391,6 +423,24 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setSandbox(Boolean sandbox) {
         this.sandbox = sandbox;
+    }
+
+    public Boolean getClientTelemetry() {
+        return clientTelemetry;
+    }
+
+    @DataBoundSetter
+    public void setClientTelemetry(Boolean clientTelemetry) {
+        this.clientTelemetry = clientTelemetry;
+    }
+
+    public Boolean getOtel() {
+        return otel;
+    }
+
+    @DataBoundSetter
+    public void setOtel(Boolean otel) {
+        this.otel = otel;
     }
 
     public List<String> getToolSecrets() {
@@ -595,6 +645,8 @@ public final class CopilotAutopilotStep extends Step {
     private Object readResolve() {
         allowTools = allowTools == null ? new ArrayList<>() : allowTools;
         denyTools = denyTools == null ? new ArrayList<>() : denyTools;
+        approveTools = approveTools == null ? new ArrayList<>() : approveTools;
+        approvers = approvers == null ? new ArrayList<>() : approvers;
         addDirs = addDirs == null ? new ArrayList<>() : addDirs;
         allowUrls = allowUrls == null ? new ArrayList<>() : allowUrls;
         denyUrls = denyUrls == null ? new ArrayList<>() : denyUrls;

@@ -87,6 +87,10 @@ public final class CliCommandBuilder {
         if (plan.get(SessionSettings.SANDBOX)) {
             args.add("--sandbox");
         }
+        if (!plan.get(SessionSettings.CLIENT_TELEMETRY)) {
+            // GitHub's own telemetry of the CLI (not OpenTelemetry, not the model's service): off unless allowed
+            args.add("--disable-client-telemetry");
+        }
         if (plan.get(SessionSettings.UNTRUSTED)) {
             args.add("--no-custom-instructions");
             args.add("--disable-builtin-mcps");

@@ -48,6 +48,7 @@ public final class AutopilotEngine {
     private final EngineTimings timings;
     private final long journalLimitChars;
     private final boolean agentTextInLog;
+    private final List<java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers;
     private volatile boolean abortRequested;
     private volatile SessionFollower running;
 
@@ -60,6 +61,7 @@ public final class AutopilotEngine {
         this.timings = b.timings;
         this.journalLimitChars = b.journalLimitChars;
         this.agentTextInLog = b.agentTextInLog;
+        this.approvers = List.copyOf(b.approvers);
     }
 
     public static Builder builder(LogSink log) {
@@ -140,8 +142,12 @@ public final class AutopilotEngine {
                 muted, journalBytes);
         EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
         SafeJournal safeJournal = new SafeJournal(journal, renderer, journalLimitChars);
-        return new SessionFollower(plan, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
+        SessionFollower follower = new SessionFollower(plan, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
                 safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
+        if (follower.approvals() != null) {
+            approvers.forEach(a -> a.accept(follower.approvals()));
+        }
+        return follower;
     }
 
     /**
@@ -254,6 +260,8 @@ public final class AutopilotEngine {
         private EngineTimings timings = EngineTimings.DEFAULT;
         private long journalLimitChars = DEFAULT_JOURNAL_LIMIT_CHARS;
         private boolean agentTextInLog = true;
+        private final List<java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers =
+                new ArrayList<>();
 
         private Builder(LogSink log) {
             this.log = log;
@@ -291,6 +299,15 @@ public final class AutopilotEngine {
         /** False: what the agent writes stays out of the live log (it is in the journal), see {@link LogRenderer}. */
         public Builder agentTextInLog(boolean value) {
             this.agentTextInLog = value;
+            return this;
+        }
+
+        /**
+         * Hands {@code approver} the gate of each session with {@code approveTools} as its follower starts (before the CLI
+         * runs): whoever decides on the calls that wait (a terminal, the build's page).
+         */
+        public Builder approver(java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate> approver) {
+            approvers.add(approver);
             return this;
         }
 

@@ -1,5 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
+import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalDecision;
+import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate;
+import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalRules;
+import io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval;
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
@@ -66,6 +70,10 @@ public final class SessionFollower {
     private final VerifyLoop verifyLoop;
     /** The check of the agent's answers against the schema, or null when the session asks for none. */
     private final OutputCheck outputCheck;
+    /** The calls that wait for a person, or null when the session has no {@code approveTools}. */
+    private final ApprovalGate approvals;
+    /** Decisions handed to the hook, by request: handed again while a look still finds the request open. */
+    private final java.util.Map<String, String> decisionsHandedOver = new java.util.HashMap<>();
 
     private long outputOffset;
     private long stderrOffset;
@@ -104,6 +112,12 @@ public final class SessionFollower {
         this.stderrLines = new LineAssembler(stderr, maxStderrLineBytes);
         OutputCheck answers = OutputCheck.of(plan, masker, this::answerChecked);
         this.outputCheck = answers == null ? null : answers.follow(tracker);
+        ApprovalRules approving = ApprovalRules.approving(plan);
+        this.approvals = approving.isEmpty() ? null
+                : new ApprovalGate(approving, ApprovalRules.denying(plan), ApprovalRules.timeout(plan), masker::mask);
+        if (approvals != null) {
+            approvals.addListener(new ApprovalRecords());
+        }
         this.verifyLoop = new VerifyLoop(this.callLimits.verify() == null ? null
                 : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), outputCheck, masker).follow(tracker);
     }
@@ -118,6 +132,75 @@ public final class SessionFollower {
         data.put("characters", verdict.answer().length());
         verdict.errors().forEach(data.putArray("errors")::add);
         journal.recordOwn(EventJournal.OUTPUT_CHECKED, data);
+    }
+
+    /** A call that waits, and its end: a line in the log, a record in the journal (the session page reads it). */
+    private final class ApprovalRecords implements ApprovalGate.Listener {
+        @Override
+        public void requested(PendingApproval call) {
+            renderer.approvalRequested(call, approvals.timeout());
+            journal.recordOwn(EventJournal.APPROVAL_REQUESTED, describe(call));
+        }
+
+        @Override
+        public void decided(PendingApproval call, ApprovalDecision decision) {
+            renderer.approvalDecided(call, decision);
+            com.fasterxml.jackson.databind.node.ObjectNode data = describe(call);
+            data.put("verdict", decision.verdict().name());
+            data.put("by", decision.by());
+            data.put("at", java.time.Instant.ofEpochMilli(decision.atMillis()).toString());
+            data.put("reason", decision.reason());
+            journal.recordOwn(EventJournal.APPROVAL_DECIDED, data);
+        }
+
+        private com.fasterxml.jackson.databind.node.ObjectNode describe(PendingApproval call) {
+            com.fasterxml.jackson.databind.node.ObjectNode data = EventParser.mapper().createObjectNode();
+            data.put("id", call.id());
+            data.put("tool", call.tool());
+            data.put("arguments", call.arguments());
+            data.put("pattern", call.pattern());
+            data.put("requestedAt", java.time.Instant.ofEpochMilli(call.requestedAtMillis()).toString());
+            data.put("deadline", java.time.Instant.ofEpochMilli(call.deadlineMillis()).toString());
+            return data;
+        }
+    }
+
+    /** The calls of this session that wait for a person, or null when it has no {@code approveTools}. */
+    public ApprovalGate approvals() {
+        return approvals;
+    }
+
+    /**
+     * The approval hook's open requests as this look found them, and the decisions due: each handed to the hook, and
+     * handed again while a later look still finds its request open (the first hand-over failed).
+     */
+    private void followApprovals(CliSession session, SessionPoll poll) throws InterruptedException {
+        if (approvals == null) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        approvals.open(poll.approvals(), now);
+        java.util.Map<String, String> handOver = new java.util.LinkedHashMap<>();
+        if (poll.approvals() != null) {
+            java.util.Set<String> open = new java.util.HashSet<>();
+            poll.approvals().forEach(r -> open.add(r.id()));
+            decisionsHandedOver.keySet().retainAll(open);
+            decisionsHandedOver.forEach(handOver::put);
+        }
+        for (ApprovalDecision decision : approvals.due(now)) {
+            decisionsHandedOver.put(decision.id(), decision.hookOutput());
+            handOver.put(decision.id(), decision.hookOutput());
+        }
+        for (java.util.Map.Entry<String, String> decision : handOver.entrySet()) {
+            try {
+                session.decide(decision.getKey(), decision.getValue());
+            } catch (IOException e) {
+                // handed again when a later look still finds the request open
+            }
+        }
+        if (approvals.waiting()) {
+            lastActivityNanos = System.nanoTime(); // a wait for a person is no stalled agent: the other limits hold
+        }
     }
 
     /** What one tick did. */
@@ -175,6 +258,7 @@ public final class SessionFollower {
         SessionPoll poll = poll(session);
         boolean gotData = poll.hasData();
         feed(poll);
+        followApprovals(session, poll);
         if (poll.ended()) {
             drain(session, poll);
             ProcessEnd end = poll.launchError() != null ? ProcessEnd.launchFailed(masker.mask(
@@ -480,6 +564,9 @@ public final class SessionFollower {
         pipeline.close();
         stderr.close();
 
+        if (approvals != null) {
+            approvals.sessionEnded(System.currentTimeMillis());
+        }
         checkUsageRecords(true);
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();

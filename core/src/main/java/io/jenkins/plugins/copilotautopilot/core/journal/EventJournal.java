@@ -48,6 +48,10 @@ public final class EventJournal implements Closeable {
     public static final String CHANGES = "autopilot.changes";
     /** An answer checked against the session's schema: its round, whether it followed it, its length and the errors. */
     public static final String OUTPUT_CHECKED = "autopilot.output_checked";
+    /** A call waits for a person ({@code approveTools}): id, tool, arguments, pattern, requestedAt, deadline. */
+    public static final String APPROVAL_REQUESTED = "autopilot.approval_requested";
+    /** What became of it: the request's fields and verdict, by (who, or null), at. */
+    public static final String APPROVAL_DECIDED = "autopilot.approval_decided";
     /** A running tool's output so far, repeated in full each time (deprecated by the CLI, still printed). */
     private static final String SNAPSHOT = "tool.execution_partial_result";
     private static final String SNAPSHOT_FIELD = "partialOutput";

@@ -88,6 +88,22 @@ public final class ControlFolder {
     public static final String ANSWER_PROMPT_SUFFIX = ".prompt";
     /** The launch script. */
     public static final String SCRIPT = "launch.sh";
+    /** The CLI's OpenTelemetry spans and metrics ({@code otel}), written by its file exporter: JSON lines. */
+    public static final String SPANS = "otel.jsonl";
+    /** The approval hook ({@code approveTools}): the CLI's {@code preToolUse} hook, kept in the control folder. */
+    public static final String APPROVAL_HOOK = "approve.sh";
+    /** Its rules, one per line: the rule's index, the tool name's and the input's expressions ({@code ApprovalRules}). */
+    public static final String APPROVAL_RULES = "approval-rules";
+    /** The CLI's hook configuration for it; the launch script moves it into the CLI's private home. */
+    public static final String APPROVAL_HOOK_CONFIG = "approval-hook.json";
+    /**
+     * Where the hook and the follower meet: {@code ID.request} (the rule's index, then the CLI's JSON), the follower's
+     * {@code ID.decision} (the hook's answer to the CLI), and {@code ID.done} once the hook has answered.
+     */
+    public static final String APPROVALS = "approvals";
+    public static final String APPROVAL_REQUEST_SUFFIX = ".request";
+    public static final String APPROVAL_DECISION_SUFFIX = ".decision";
+    public static final String APPROVAL_DONE_SUFFIX = ".done";
     /** The CLI's private state folder. */
     public static final String COPILOT_HOME = io.jenkins.plugins.copilotautopilot.core.command.CliCommand.COPILOT_HOME_FOLDER;
 

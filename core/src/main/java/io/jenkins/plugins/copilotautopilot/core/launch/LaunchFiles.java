@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.launch;
 
+import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalRules;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
@@ -56,6 +57,12 @@ public final class LaunchFiles {
         if (verify != null) {
             files.put(ControlFolder.VERIFY, utf8(verify));
         }
+        ApprovalRules approvals = ApprovalRules.approving(plan);
+        if (!approvals.isEmpty()) {
+            files.put(ControlFolder.APPROVAL_HOOK, utf8(LaunchScript.approvalHook()));
+            files.put(ControlFolder.APPROVAL_RULES, utf8(rulesFile(approvals)));
+            files.put(ControlFolder.APPROVAL_HOOK_CONFIG, utf8(hookConfig(approvals, approvalWaitSeconds(plan))));
+        }
         files.put(ControlFolder.LAUNCH_SETTINGS, utf8(settings(command, watchdogSeconds, describeCli)));
         files.put(ControlFolder.SCRIPT, utf8(LaunchScript.render(command.launchFolder())));
         return files;
@@ -71,6 +78,12 @@ public final class LaunchFiles {
         settings.put("keep", plan.get(SessionSettings.SESSION) != null ? "1" : "");
         settings.put("sandbox", plan.get(SessionSettings.SANDBOX) ? "1" : "");
         settings.put("answers", AnswerRequest.schema(plan) != null ? "1" : "");
+        boolean approvals = !plan.list(SessionSettings.APPROVE_TOOLS).isEmpty();
+        settings.put("approvals", approvals ? "1" : "");
+        settings.put("approval_wait", approvalWaitSeconds(plan));
+        // the repository's hooks stay off (a repository's settings can switch off every hook, the approval hook's too)
+        settings.put("own_hooks", approvals || plan.get(SessionSettings.UNTRUSTED) ? "1" : "");
+        settings.put("otel", plan.get(SessionSettings.OTEL) ? "1" : "");
         settings.put("kill_grace", LaunchScript.KILL_GRACE_SECONDS);
         settings.put("await", LaunchScript.AWAIT_SECONDS);
         settings.put("untracked_files", LaunchScript.MAX_UNTRACKED_FILES);
@@ -81,6 +94,39 @@ public final class LaunchFiles {
         StringBuilder text = new StringBuilder();
         settings.forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
         return text.toString();
+    }
+
+    /** How long the approval hook waits on its own: the approval timeout and a grace period for the follower. */
+    private static long approvalWaitSeconds(SessionPlan plan) {
+        return ApprovalRules.timeout(plan).toSeconds() + LaunchScript.APPROVAL_GRACE_SECONDS;
+    }
+
+    /** The approval hook's rules: index, tool-name expression, input expression (empty: any), tab-separated. */
+    static String rulesFile(ApprovalRules approvals) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < approvals.rules().size(); i++) {
+            ApprovalRules.Rule rule = approvals.rules().get(i);
+            text.append(i).append('\t').append(rule.toolNames()).append('\t')
+                    .append(rule.arguments() == null ? "" : rule.arguments()).append('\n');
+        }
+        return text.toString();
+    }
+
+    /**
+     * The CLI's configuration of the approval hook: {@code preToolUse} for the tools the rules name, run with
+     * {@code /bin/sh} from the control folder the launch script names in the hook's environment; its timeout is longer
+     * than the hook's own wait, since a hook the CLI times out counts as no decision at all.
+     */
+    static String hookConfig(ApprovalRules approvals, long waitSeconds) {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode config = json.createObjectNode();
+        config.put("version", 1);
+        config.putObject("hooks").putArray("preToolUse").addObject()
+                .put("type", "command")
+                .put("bash", "/bin/sh \"$COPILOT_AUTOPILOT_CONTROL/" + ControlFolder.APPROVAL_HOOK + "\"")
+                .put("matcher", approvals.hookMatcher())
+                .put("timeoutSec", waitSeconds + LaunchScript.APPROVAL_GRACE_SECONDS);
+        return config.toString();
     }
 
     /**
@@ -138,6 +184,17 @@ public final class LaunchFiles {
         }
         Files.write(part, content);
         Files.move(part, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Hands the approval hook the follower's decision on request {@code id}: the hook's answer, written whole, once. */
+    public static void writeDecision(Path controlFolder, String id, String hookOutput) throws IOException {
+        if (!id.matches("[0-9]+-[0-9]+")) {
+            throw new IOException("not an approval request: " + id);
+        }
+        Path target = controlFolder.resolve(ControlFolder.APPROVALS).resolve(id + ControlFolder.APPROVAL_DECISION_SUFFIX);
+        if (!Files.exists(target) && Files.isDirectory(target.getParent())) {
+            writeWhole(target, utf8(hookOutput + "\n"));
+        }
     }
 
     /** The file that holds a variable, relative to the control folder. */

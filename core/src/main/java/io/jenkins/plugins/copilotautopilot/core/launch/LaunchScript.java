@@ -43,6 +43,9 @@ public final class LaunchScript {
     /** The resource's line that {@link #render} fills in. */
     private static final String LAUNCH_FOLDER_LINE = "in=''\n";
     private static final String SOURCE = load();
+    private static final String APPROVAL_HOOK = read(ControlFolder.APPROVAL_HOOK);
+    /** How long past the approval timeout the hook waits for a decision on its own (nobody follows the session). */
+    public static final int APPROVAL_GRACE_SECONDS = 60;
 
     private LaunchScript() {
     }
@@ -57,16 +60,25 @@ public final class LaunchScript {
         return SOURCE;
     }
 
+    /** The approval hook ({@code approve.sh} beside this class, a real script too). */
+    public static String approvalHook() {
+        return APPROVAL_HOOK;
+    }
+
     private static String load() {
-        try (InputStream in = LaunchScript.class.getResourceAsStream("launch.sh")) {
+        String text = read(ControlFolder.SCRIPT);
+        if (!text.contains("\n" + LAUNCH_FOLDER_LINE)) {
+            throw new IllegalStateException("launch.sh has no line " + LAUNCH_FOLDER_LINE.strip());
+        }
+        return text;
+    }
+
+    private static String read(String name) {
+        try (InputStream in = LaunchScript.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("launch.sh is missing beside " + LaunchScript.class.getName());
+                throw new IllegalStateException(name + " is missing beside " + LaunchScript.class.getName());
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            if (!text.contains("\n" + LAUNCH_FOLDER_LINE)) {
-                throw new IllegalStateException("launch.sh has no line " + LAUNCH_FOLDER_LINE.strip());
-            }
-            return text;
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -73,12 +73,22 @@ public final class SessionSettings {
             .title("Allowed tools, one per line").option("--allow-tool"));
     public static final Setting<ArrayList<String>> DENY_TOOLS = add(define("denyTools", Kind.list(null)).merge(Merge.UNION)
             .title("Denied tools, one per line").option("--deny-tool"));
+    public static final Setting<ArrayList<String>> APPROVE_TOOLS = add(define("approveTools", Kind.list(SessionSettings::approvalPattern)).merge(Merge.UNION)
+            .title("Tools that wait for a person's approval, one per line").option("--approve-tool"));
+    public static final Setting<ArrayList<String>> APPROVERS = add(define("approvers", Kind.list(null))
+            .title("Who may approve: user ids or group names, one per line (empty: whoever may build the job)"));
+    public static final Setting<Duration> APPROVAL_TIMEOUT = add(define("approvalTimeout", Kind.minutes())
+            .fallback(Duration.ofMinutes(5)).title("Approval timeout in minutes (0: as long as the session runs); a call nobody decided on is denied")
+            .option("--approval-timeout"));
     public static final Setting<ArrayList<String>> ALLOW_URLS = add(define("allowUrls", Kind.list(SessionSettings::urlRule))
             .merge(Merge.NARROWS).title("Allowed URLs and domains, one per line").option("--allow-url"));
     public static final Setting<ArrayList<String>> DENY_URLS = add(define("denyUrls", Kind.list(SessionSettings::urlRule))
             .merge(Merge.UNION).title("Denied URLs and domains, one per line").option("--deny-url"));
     public static final Setting<Boolean> SANDBOX = add(define("sandbox", Kind.flag()).fallback(false).merge(Merge.DEFAULT_YES_HOLDS)
             .title("Run shell commands in the CLI's sandbox").option("--sandbox"));
+    public static final Setting<Boolean> CLIENT_TELEMETRY = add(define("clientTelemetry", Kind.flag()).fallback(false)
+            .merge(Merge.DEFAULT_NO_HOLDS).advanced().title("Let the Copilot CLI send its own usage telemetry to GitHub")
+            .option("--client-telemetry"));
     public static final Setting<String> MCP_SERVERS = add(define("mcpServers", Kind.document())
             .title("MCP servers: the CLI's configuration as JSON or YAML, or @file in the workspace"));
 
@@ -121,6 +131,8 @@ public final class SessionSettings {
             .option("--tool-secret"));
     public static final Setting<Boolean> RECORD_CHANGES = add(define("recordChanges", Kind.flag()).fallback(true).advanced()
             .title("Record what the agent changed in the git work tree").option("--record-changes"));
+    public static final Setting<Boolean> OTEL = add(define("otel", Kind.flag()).fallback(false).advanced()
+            .title("Keep the Copilot CLI's OpenTelemetry spans with the session, under the build's trace").option("--otel"));
     public static final Setting<Boolean> SKIP_PUBLISHING_CHECKS = add(define("skipPublishingChecks", Kind.flag()).fallback(false)
             .advanced().title("Publish the session as a check"));
     public static final Setting<String> CHECKS_NAME = add(define("checksName", Kind.text()).fallback(DEFAULT_CHECKS_NAME).advanced()
@@ -184,6 +196,17 @@ public final class SessionSettings {
     private static String urlRule(String entry) {
         return URL_RULE.matcher(entry).matches() ? null
                 : ": '" + entry + "' is not a URL or domain (e.g. https://registry.example.com or example.com).";
+    }
+
+    private static String approvalPattern(String entry) {
+        int open = entry.indexOf('(');
+        String kind = (open < 0 ? entry : entry.substring(0, open)).strip();
+        if (open == 0 || open > 0 && !entry.strip().endsWith(")") || open < 0 && entry.contains(")")
+                || !kind.matches("[A-Za-z0-9_.-]+")) {
+            return ": '" + entry + "' is not a tool pattern (shell, shell(git push), shell(git:*), write, write(.env),"
+                    + " url(github.com), or an MCP server's name with or without a tool).";
+        }
+        return null;
     }
 
     private static String variableName(String entry) {

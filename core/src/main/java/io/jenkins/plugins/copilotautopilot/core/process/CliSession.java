@@ -51,6 +51,13 @@ public interface CliSession {
     default void answer(int step, String answer, String prompt) throws IOException, InterruptedException {
     }
 
+    /**
+     * Hands the approval hook waiting on request {@code id} its answer to the CLI ({@code approveTools}); written once.
+     * Sessions without a control folder (a replay) ignore it.
+     */
+    default void decide(String id, String hookOutput) throws IOException, InterruptedException {
+    }
+
     /** Removes the control folder, the CLI's private state with it. */
     void cleanup() throws IOException, InterruptedException;
 }

@@ -37,6 +37,11 @@ public class ForwardingCliSession implements CliSession {
     }
 
     @Override
+    public void decide(String id, String hookOutput) throws IOException, InterruptedException {
+        session.decide(id, hookOutput);
+    }
+
+    @Override
     public void cleanup() throws IOException, InterruptedException {
         session.cleanup();
     }

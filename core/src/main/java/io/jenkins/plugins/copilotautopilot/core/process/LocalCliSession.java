@@ -40,7 +40,8 @@ public final class LocalCliSession implements CliSession {
         SessionPoll poll = poll(outputOffset, stderrOffset, maxBytes);
         SessionFiles.Usage usage = SessionFiles.usage(folder, usageOffset, maxBytes);
         return new SessionPoll(poll.output(), poll.stderr(), poll.exitCode(), poll.ended(), poll.launchError(),
-                usage.lines(), usage.consumed(), poll.ended() ? SessionFiles.changes(folder) : null);
+                usage.lines(), usage.consumed(), poll.ended() ? SessionFiles.changes(folder) : null,
+                SessionFiles.openApprovals(folder));
     }
 
     @Override
@@ -120,6 +121,11 @@ public final class LocalCliSession implements CliSession {
     @Override
     public void answer(int step, String answer, String prompt) throws IOException {
         LaunchFiles.writeAnswer(folder, step, answer, prompt);
+    }
+
+    @Override
+    public void decide(String id, String hookOutput) throws IOException {
+        LaunchFiles.writeDecision(folder, id, hookOutput);
     }
 
     @Override

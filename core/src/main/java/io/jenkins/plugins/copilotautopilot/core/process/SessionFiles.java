@@ -9,7 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -67,12 +72,12 @@ public final class SessionFiles {
         if (exitCode == null) {
             // a folder that is gone (a wiped workspace) reads as one where nothing happened yet: say which it is
             boolean exists = output.length > 0 || stderr.length > 0 || controlFolder.toFile().isDirectory();
-            return new Look(output, stderr, null, null, exists, usage, null, null, null);
+            return new Look(output, stderr, null, null, exists, usage, null, null, null, openApprovals(controlFolder));
         }
         return new Look(output, stderr, exitCode, LocalCliSession.readLaunchError(controlFolder), true, usage,
                 readIfThere(controlFolder.resolve(ControlFolder.CHANGES_STATUS)),
                 readIfThere(controlFolder.resolve(ControlFolder.CHANGES_NUMSTAT)),
-                readIfThere(controlFolder.resolve(ControlFolder.CHANGES_PATCH)));
+                readIfThere(controlFolder.resolve(ControlFolder.CHANGES_PATCH)), List.of());
     }
 
     /**
@@ -80,11 +85,11 @@ public final class SessionFiles {
      * still runs).
      */
     public record Look(byte[] output, byte[] stderr, Integer exitCode, String launchError, boolean folderExists, Usage usage,
-                       byte[] changesStatus, byte[] changesNumstat, byte[] changesPatch) {
+                       byte[] changesStatus, byte[] changesNumstat, byte[] changesPatch, List<ApprovalGate.Request> approvals) {
         /** As the follower takes it. */
         public SessionPoll toPoll() {
             return new SessionPoll(output, stderr, exitCode, exitCode != null, launchError, usage.lines(), usage.consumed(),
-                    WorkTreeChanges.parse(changesStatus, changesNumstat, changesPatch));
+                    WorkTreeChanges.parse(changesStatus, changesNumstat, changesPatch), approvals);
         }
     }
 
@@ -162,6 +167,50 @@ public final class SessionFiles {
             }
         }
         return null;
+    }
+
+    /** The most open approval requests read at once, and the most of each request. */
+    static final int MAX_OPEN_APPROVALS = 100;
+    static final int MAX_APPROVAL_BYTES = 1024 * 1024;
+
+    /**
+     * The approval hook's open requests: each {@code ID.request} without a decision or an answer yet, oldest first; null
+     * when the session has no approval folder (no approvals, or no request yet).
+     */
+    public static List<ApprovalGate.Request> openApprovals(Path controlFolder) throws IOException {
+        File[] files = controlFolder.resolve(ControlFolder.APPROVALS).toFile().listFiles();
+        if (files == null) {
+            return null;
+        }
+        Set<String> names = new HashSet<>();
+        for (File f : files) {
+            names.add(f.getName());
+        }
+        List<String> ids = new ArrayList<>();
+        for (String name : names) {
+            if (name.endsWith(ControlFolder.APPROVAL_REQUEST_SUFFIX)) {
+                String id = name.substring(0, name.length() - ControlFolder.APPROVAL_REQUEST_SUFFIX.length());
+                if (!names.contains(id + ControlFolder.APPROVAL_DECISION_SUFFIX) && !names.contains(id + ControlFolder.APPROVAL_DONE_SUFFIX)) {
+                    ids.add(id);
+                }
+            }
+        }
+        ids.sort(java.util.Comparator.naturalOrder());
+        List<ApprovalGate.Request> open = new ArrayList<>();
+        for (String id : ids.subList(0, Math.min(ids.size(), MAX_OPEN_APPROVALS))) {
+            Path request = controlFolder.resolve(ControlFolder.APPROVALS).resolve(id + ControlFolder.APPROVAL_REQUEST_SUFFIX);
+            try {
+                open.add(new ApprovalGate.Request(id, new String(LocalCliSession.read(request, 0, MAX_APPROVAL_BYTES), StandardCharsets.UTF_8)));
+            } catch (NoSuchFileException e) {
+                // answered meanwhile
+            }
+        }
+        return open;
+    }
+
+    /** The CLI's OpenTelemetry file ({@code otel}), at most {@code max} bytes of it; empty when there is none. */
+    public static byte[] spans(Path controlFolder, int max) throws IOException {
+        return LocalCliSession.read(controlFolder.resolve(ControlFolder.SPANS), 0, max);
     }
 
     /** What the agent changed, as the launch script recorded it; null when it did not (no git work tree). */

@@ -1,6 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.process;
 
+import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
+import java.util.List;
 
 /**
  * What a look at a running session found: the CLI's output and errors written since the given positions, the
@@ -14,10 +16,17 @@ import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
  * @param usage         new {@code session.usage_record} lines from the CLI's session state, one per line
  * @param usageConsumed how far to move the usage position: the bytes read of the session state, records or not
  * @param changes       what the agent changed in the git work tree, once the session has ended (null: not known)
+ * @param approvals     the approval hook's open requests ({@code approveTools}), all of them; null when the look did not
+ *                      tell (nothing changed, or a session without approvals)
  */
 public record SessionPoll(byte[] output, byte[] stderr, Integer exitCode, boolean ended, String launchError,
-                          byte[] usage, long usageConsumed, WorkTreeChanges changes) {
+                          byte[] usage, long usageConsumed, WorkTreeChanges changes, List<ApprovalGate.Request> approvals) {
     private static final byte[] NONE = new byte[0];
+
+    public SessionPoll(byte[] output, byte[] stderr, Integer exitCode, boolean ended, String launchError,
+                       byte[] usage, long usageConsumed, WorkTreeChanges changes) {
+        this(output, stderr, exitCode, ended, launchError, usage, usageConsumed, changes, null);
+    }
 
     public SessionPoll(byte[] output, byte[] stderr, Integer exitCode, boolean ended, String launchError) {
         this(output, stderr, exitCode, ended, launchError, NONE, 0, null);

@@ -191,6 +191,9 @@ public final class LogRenderer implements SessionListener {
         if (!plan.list(SessionSettings.DENY_TOOLS).isEmpty()) {
             out.append(", denied ").append(String.join(" ", plan.list(SessionSettings.DENY_TOOLS)));
         }
+        if (!plan.list(SessionSettings.APPROVE_TOOLS).isEmpty()) {
+            out.append(", waiting for a person's approval ").append(String.join(" ", plan.list(SessionSettings.APPROVE_TOOLS)));
+        }
         return out.toString();
     }
 
@@ -233,6 +236,30 @@ public final class LogRenderer implements SessionListener {
     }
 
     /** An answer checked against the session's schema; {@code again}: the agent is sent back to fix it. */
+    /** A call that waits for a person ({@code approveTools}). */
+    public void approvalRequested(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call, java.time.Duration timeout) {
+        line("Waiting for approval (approveTools " + call.pattern() + "): " + describe(call) + "; denied "
+                + Durations.describe(timeout) + " after it was asked unless someone decides");
+    }
+
+    /** What became of a call that waited. */
+    public void approvalDecided(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call,
+                                io.jenkins.plugins.copilotautopilot.core.approval.ApprovalDecision decision) {
+        String when = java.time.Instant.ofEpochMilli(decision.atMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        line(switch (decision.verdict()) {
+            case APPROVED -> "Approved by " + decision.by() + " at " + when + ": " + describe(call);
+            case DENIED -> "Denied by " + decision.by() + " at " + when + ": " + describe(call);
+            case TIMED_OUT -> "Denied: nobody decided in time (" + decision.reason().split(";")[0] + "): " + describe(call);
+            case LEFT_TO_RULES -> "Not asked: denyTools matches it, the tool rules deny it: " + describe(call);
+            case SESSION_ENDED -> "No longer waits: the session ended: " + describe(call);
+        });
+    }
+
+    private String describe(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call) {
+        return call.tool() + (agentText ? " " + Texts.truncate(Texts.oneLine(call.arguments()), MAX_LINE)
+                : " (its arguments are on the session page)");
+    }
+
     public void answerChecked(OutputVerdict verdict, boolean again) {
         if (verdict.valid()) {
             line("Answer " + verdict.round() + ": follows the schema (" + String.format(java.util.Locale.ROOT, "%,d", verdict.answer().length())

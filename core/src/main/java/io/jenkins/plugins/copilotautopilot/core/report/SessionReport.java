@@ -22,10 +22,23 @@ import java.util.List;
  * @param omittedTurns     turns not kept in detail because of the bound
  * @param totals           the numbers
  * @param changes          what the agent changed in the git work tree, or null when not recorded
+ * @param approvals        the calls that waited for a person, and what became of them
  */
 public record SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                             String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
-                            int omittedTurns, Totals totals, WorkTreeChanges changes) implements java.io.Serializable {
+                            int omittedTurns, Totals totals, WorkTreeChanges changes, List<ApprovalReport> approvals)
+        implements java.io.Serializable {
+    public SessionReport {
+        approvals = approvals == null ? List.of() : approvals; // a report kept before approvals were recorded
+    }
+
+    public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
+                         String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
+                         int omittedTurns, Totals totals, WorkTreeChanges changes) {
+        this(prompt, model, cliVersion, startedAt, endedAt, outcome, reason, summary, durationMillis, turns, omittedTurns,
+                totals, changes, List.of());
+    }
+
     /** A report without recorded changes. */
     public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                          String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
@@ -45,7 +58,7 @@ public record SessionReport(String prompt, String model, String cliVersion, Inst
                 c.startedAt(), c.durationMillis(), null, null)).toList(), t.omittedToolCalls(), List.of(), t.inputTokens(),
                 t.outputTokens())).toList();
         return new SessionReport(null, model, cliVersion, startedAt, endedAt, outcome, reason, null, durationMillis, course,
-                omittedTurns, totals, changes);
+                omittedTurns, totals, changes, approvals.stream().map(ApprovalReport::withoutArguments).toList());
     }
 
     /**

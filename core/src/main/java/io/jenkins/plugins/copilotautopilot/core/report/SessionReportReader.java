@@ -47,6 +47,8 @@ public final class SessionReportReader {
     /** Errors kept per turn. */
     public static final int MAX_ERRORS = 20;
     static final int MAX_PROMPT = 4_000;
+    /** Calls that waited for a person, kept at most. */
+    public static final int MAX_APPROVALS = 1_000;
 
     private SessionReportReader() {
     }
@@ -99,6 +101,7 @@ public final class SessionReportReader {
         private Instant endedAt;
         JsonNode finished;
         private WorkTreeChanges changes;
+        private final List<ApprovalReport> approvals = new ArrayList<>();
         private long usageCalls;
         private long inputTokens;
         private long outputTokens;
@@ -129,6 +132,12 @@ public final class SessionReportReader {
                     }
                 }
                 case EventJournal.CHANGES -> changes = changes(data);
+                case EventJournal.APPROVAL_DECIDED -> {
+                    if (approvals.size() < MAX_APPROVALS) {
+                        approvals.add(new ApprovalReport(text(data, "tool"), clean(Texts.truncate(text(data, "arguments"), MAX_MESSAGE)),
+                                text(data, "pattern"), text(data, "requestedAt"), text(data, "verdict"), text(data, "by"), text(data, "at")));
+                    }
+                }
                 default -> {
                     // stderr and other CLI output are in the journal, not in the report
                 }
@@ -267,7 +276,7 @@ public final class SessionReportReader {
                     f == null ? null : text(f, "outcome"), f == null ? null : clean(text(f, "reason")),
                     clean(f == null ? state.taskSummary() : text(f, "summary")),
                     f == null || !f.path("durationMillis").canConvertToLong() ? -1 : f.path("durationMillis").asLong(),
-                    List.copyOf(turnReports), omittedTurns, totals, changes);
+                    List.copyOf(turnReports), omittedTurns, totals, changes, List.copyOf(approvals));
         }
 
         /** The changes as the journal recorded them. */

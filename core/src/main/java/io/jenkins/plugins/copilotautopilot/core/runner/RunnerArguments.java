@@ -243,6 +243,9 @@ public final class RunnerArguments {
         } else if (Boolean.TRUE.equals(values.raw(SessionSettings.OFFLINE))) {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
+        if (Boolean.TRUE.equals(values.raw(SessionSettings.OTEL)) && given.last("--journal", null) == null) {
+            throw new UsageException("--otel needs --journal FILE: the spans are kept beside it, as FILE.otel.jsonl");
+        }
         if (Boolean.FALSE.equals(values.raw(SessionSettings.RECORD_CHANGES)) && given.last("--changes", null) != null) {
             throw new UsageException("--changes needs what the agent changed to be recorded: leave out --record-changes=false");
         }

@@ -53,6 +53,8 @@ public final class RunnerMain {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean installShutdownHook;
+    /** Where {@code --approve-tool} asks: the process's terminal, or none (every call that would wait is denied). */
+    java.io.BufferedReader approvalTerminal;
 
     RunnerMain(Map<String, String> env, InputStream stdin, PrintStream out, PrintStream err, boolean installShutdownHook) {
         this.env = env;
@@ -66,7 +68,9 @@ public final class RunnerMain {
         startWarmUp();
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        int code = new RunnerMain(System.getenv(), System.in, out, err, true).run(args);
+        RunnerMain runner = new RunnerMain(System.getenv(), System.in, out, err, true);
+        runner.approvalTerminal = TerminalApprover.processTerminal();
+        int code = runner.run(args);
         out.flush();
         System.exit(code);
     }
@@ -219,7 +223,8 @@ public final class RunnerMain {
                 journalFile = Files.createTempFile("copilot-autopilot-journal-", ".jsonl");
             }
             CliCommand command = CliCommandBuilder.build(plan, task, cli, workDir.toString(), controlFolder.toString(), env);
-            AutopilotEngine.Builder builder = AutopilotEngine.builder(new PrintStreamLogSink(out));
+            AutopilotEngine.Builder builder = AutopilotEngine.builder(new PrintStreamLogSink(out))
+                    .approver(new TerminalApprover(approvalTerminal, out));
             if (journalFile != null) {
                 try {
                     builder.journalTo(openJournal(journalFile));
@@ -232,8 +237,12 @@ public final class RunnerMain {
             if (stopRequested.get()) {
                 engine.get().abort();
             }
-            SessionResult result = engine.get().run(command, keptSession == null ? new LocalCliLauncher()
-                    : new KeepingLauncher(new LocalCliLauncher(), keptSession));
+            io.jenkins.plugins.copilotautopilot.core.process.CliLauncher launcher = keptSession == null ? new LocalCliLauncher()
+                    : new KeepingLauncher(new LocalCliLauncher(), keptSession);
+            if (plan.get(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.OTEL)) {
+                launcher = new SpanKeeping(launcher, SpanKeeping.besideJournal(journal), env, err);
+            }
+            SessionResult result = engine.get().run(command, launcher);
             if (timeline != null) {
                 try {
                     writeTimeline(journalFile, timeline);

@@ -259,20 +259,20 @@ if [ "$(id -u)" = 0 ]; then
   case $owner in 0:* | '') owner= ;; esac
 fi
 
-limit=0 describe='' changes=1 keep='' sandbox='' answers='' kill_grace=3 await=900
+limit=0 describe='' changes=1 keep='' sandbox='' answers='' approvals='' approval_wait=360 own_hooks='' otel='' kill_grace=3 await=900
 untracked_files=10000 untracked_kb=102400 patch_bytes=1048576 verify_lines=60 verify_chars=1000
 if [ -f "$in/launch" ]; then
   while IFS='=' read -r k v || [ -n "$k" ]; do
     case $k in
       watchdog) limit=$v ;; describe) describe=$v ;; changes) changes=$v ;; keep) keep=$v ;; sandbox) sandbox=$v ;;
-      answers) answers=$v ;;
+      answers) answers=$v ;; approvals) approvals=$v ;; approval_wait) approval_wait=$v ;; own_hooks) own_hooks=$v ;; otel) otel=$v ;;
       kill_grace) kill_grace=$v ;; await) await=$v ;; untracked_files) untracked_files=$v ;;
       untracked_kb) untracked_kb=$v ;; patch_bytes) patch_bytes=$v ;; verify_lines) verify_lines=$v ;;
       verify_chars) verify_chars=$v ;;
     esac
   done < "$in/launch"
 fi
-for v in "$limit" "$kill_grace" "$await" "$untracked_files" "$untracked_kb" "$patch_bytes" "$verify_lines" "$verify_chars"; do
+for v in "$limit" "$approval_wait" "$kill_grace" "$await" "$untracked_files" "$untracked_kb" "$patch_bytes" "$verify_lines" "$verify_chars"; do
   case $v in '' | *[!0-9]*) fail 126 "a launch setting is not a number: $v" ;; esac
 done
 verify=
@@ -307,6 +307,29 @@ fi
 if [ -f "$in/mcp-config.json" ]; then
   [ "$in" = "$c" ] || mv -f "$in/mcp-config.json" "$c/mcp-config.json" || fail 126 "cannot keep the MCP configuration"
   set -- "$@" "--additional-mcp-config=@$c/mcp-config.json"
+fi
+# the approval hook (approveTools): kept in the control folder, configured in the CLI's private home, told where the
+# control folder is; the repository's hooks stay off, since a repository's settings can switch off every hook
+if [ "$approvals" = 1 ]; then
+  if [ "$in" != "$c" ]; then
+    mv -f "$in/approve.sh" "$in/approval-rules" "$c/" || fail 126 "cannot keep the approval hook"
+  fi
+  if ! { mkdir -p "$COPILOT_HOME/hooks" && mv -f "$in/approval-hook.json" "$COPILOT_HOME/hooks/copilot-autopilot.json"; }; then
+    fail 126 "cannot configure the approval hook in $COPILOT_HOME"
+  fi
+  COPILOT_AUTOPILOT_CONTROL=$c
+  COPILOT_AUTOPILOT_APPROVAL_WAIT=$approval_wait
+  export COPILOT_AUTOPILOT_CONTROL COPILOT_AUTOPILOT_APPROVAL_WAIT
+fi
+if [ "$own_hooks" = 1 ]; then
+  unset COPILOT_ALLOW_ALL GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS
+fi
+# the CLI's OpenTelemetry spans and metrics (otel): its file exporter, into the control folder, and nowhere else
+if [ "$otel" = 1 ]; then
+  COPILOT_OTEL_ENABLED=true
+  COPILOT_OTEL_EXPORTER_TYPE='file'
+  COPILOT_OTEL_FILE_EXPORTER_PATH=$c/otel.jsonl
+  export COPILOT_OTEL_ENABLED COPILOT_OTEL_EXPORTER_TYPE COPILOT_OTEL_FILE_EXPORTER_PATH
 fi
 
 # ---- the CLI ----

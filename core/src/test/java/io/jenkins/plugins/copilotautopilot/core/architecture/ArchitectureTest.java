@@ -31,7 +31,7 @@ class ArchitectureTest {
     @Test
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String name : new String[] {"text", "events", "mask", "plan", "output", "verify", "session", "outcome", "command", "install", "journal",
+        for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "verify", "session", "outcome", "command", "install", "journal",
             "render", "changes", "kept", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
@@ -41,22 +41,24 @@ class ArchitectureTest {
                 .whereLayer("mask").mayNotAccessAnyLayer()
                 .whereLayer("plan").mayNotAccessAnyLayer()
                 .whereLayer("output").mayOnlyAccessLayers("plan", "text")
+                .whereLayer("approval").mayOnlyAccessLayers("plan")
+                .whereLayer("otel").mayNotAccessAnyLayer()
                 .whereLayer("verify").mayOnlyAccessLayers("text")
                 .whereLayer("session").mayOnlyAccessLayers("events", "text")
                 .whereLayer("outcome").mayOnlyAccessLayers("session", "text", "verify")
                 .whereLayer("command").mayOnlyAccessLayers("plan")
                 .whereLayer("install").mayOnlyAccessLayers("command", "text")
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
-                .whereLayer("render").mayOnlyAccessLayers("changes", "command", "events", "mask", "outcome", "output", "plan", "session", "text", "verify")
+                .whereLayer("render").mayOnlyAccessLayers("approval", "changes", "command", "events", "mask", "outcome", "output", "plan", "session", "text", "verify")
                 .whereLayer("changes").mayNotAccessAnyLayer()
-                .whereLayer("launch").mayOnlyAccessLayers("changes", "command", "events", "output", "plan")
+                .whereLayer("launch").mayOnlyAccessLayers("approval", "changes", "command", "events", "output", "plan")
                 .whereLayer("kept").mayOnlyAccessLayers("mask")
-                .whereLayer("process").mayOnlyAccessLayers("changes", "command", "kept", "launch", "mask")
+                .whereLayer("process").mayOnlyAccessLayers("approval", "changes", "command", "kept", "launch", "mask")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "plan", "text")
-                .whereLayer("engine").mayOnlyAccessLayers("changes", "command", "events", "journal", "mask", "outcome", "process", "render",
+                .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "process", "render",
                         "output", "session", "text", "verify", "plan")
-                .whereLayer("runner").mayOnlyAccessLayers("command", "demo", "engine", "events", "kept", "mask", "outcome", "output", "plan", "process", "render", "report")
+                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "plan", "process", "render", "report")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);

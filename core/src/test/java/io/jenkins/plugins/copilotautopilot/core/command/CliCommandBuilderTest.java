@@ -25,7 +25,7 @@ class CliCommandBuilderTest {
         assertThat(command.commandLine()).containsExactly("/opt/copilot", "--autopilot",
                 "--output-format", "json", "--no-ask-user", "--no-auto-update", "--max-autopilot-continues=2",
                 "--model=gpt-5", "--allow-tool=shell(npm test)", "--deny-tool=shell(git push)", "--add-dir=/cache",
-                "--secret-env-vars=COPILOT_GITHUB_TOKEN,NPM_TOKEN");
+                "--disable-client-telemetry", "--secret-env-vars=COPILOT_GITHUB_TOKEN,NPM_TOKEN");
         assertThat(command.environment()).containsEntry("COPILOT_GITHUB_TOKEN", "github_pat_tok_123")
                 .doesNotContainKey("COPILOT_HOME").containsEntry("COPILOT_AUTO_UPDATE", "false")
                 .containsEntry("COPILOT_DISABLE_LOGIN_SHELL_ENV", "1")
@@ -36,6 +36,14 @@ class CliCommandBuilderTest {
         assertThat(command.secretVariables()).containsExactly("COPILOT_GITHUB_TOKEN", "NPM_TOKEN");
         assertThat(String.join(" ", command.commandLine())).doesNotContain("github_pat_tok_123").doesNotContain("now");
         assertThat(command.toString()).doesNotContain("github_pat_tok_123").contains("(the task: 16 characters)");
+    }
+
+    @Test
+    void theClisOwnTelemetryIsOffUnlessAllowed() {
+        assertThat(Commands.build(TaskSpec.of("task").githubToken("github_pat_x"), CLI, "/ws", "/ctl", Map.of()).commandLine())
+                .contains("--disable-client-telemetry");
+        assertThat(Commands.build(TaskSpec.of("task").githubToken("github_pat_x").set(CLIENT_TELEMETRY, true), CLI, "/ws", "/ctl",
+                Map.of()).commandLine()).doesNotContain("--disable-client-telemetry");
     }
 
     @Test

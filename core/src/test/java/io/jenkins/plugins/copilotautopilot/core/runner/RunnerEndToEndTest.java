@@ -143,6 +143,80 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void approveToolAsksOnTheTerminalAndRunsWhatTheUserApproves() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            RunnerMain runner = new RunnerMain(providerEnv(server), new ByteArrayInputStream(new byte[0]),
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false);
+            runner.approvalTerminal = new java.io.BufferedReader(new java.io.StringReader("y\n"));
+            int code = runner.run(new String[] {"--offline", "-C", dir.toString(), "-p", "Write hi.txt", "--approve-tool", "shell(echo)"});
+
+            assertThat(code).isZero();
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(log).contains("copilot-autopilot: run bash echo hi > hi.txt (approveTools shell(echo))? [y/N]",
+                    "[copilot] Approved by " + TerminalApprover.USER + " at ");
+            assertThat(dir.resolve("hi.txt")).exists();
+        }
+    }
+
+    @Test
+    void approveToolWithoutATerminalDeniesAtOnce() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Could not."))) {
+            int code = run(providerEnv(server), "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Write hi.txt",
+                    "--approve-tool", "shell", "--approval-timeout", "30m");
+
+            assertThat(code).isZero();
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(log).contains("[copilot] Denied by the runner (no terminal to ask on) at ");
+            assertThat(log).containsPattern("< bash DENIED.*denied by the runner \\(no terminal to ask on\\): do not run it");
+            assertThat(dir.resolve("hi.txt")).doesNotExist();
+        }
+    }
+
+    @Test
+    void otelKeepsTheClisSpansBesideTheJournalUnderTheGivenTrace() throws Exception {
+        String trace = "0af7651916cd43dd8448eb211c80319c";
+        String parent = "b7ad6b7169203331";
+        try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            Map<String, String> env = providerEnv(server);
+            env.put("TRACEPARENT", "00-" + trace + "-" + parent + "-01");
+            Path journal = dir.resolve("out/journal.jsonl");
+            int code = run(env, "--offline", "--allow-all-tools", "-C", dir.toString(), "-p", "Write hi.txt", "--otel",
+                    "--journal", journal.toString());
+
+            assertThat(code).isZero();
+            Path spans = dir.resolve("out/journal.jsonl.otel.jsonl");
+            byte[] lines = Files.readAllBytes(spans);
+            io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.Counts counts = io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.count(lines);
+            assertThat(counts.runs()).isEqualTo(1);
+            assertThat(counts.modelCalls()).as("one span per model call").isEqualTo(server.agentTurns());
+            assertThat(counts.toolCalls()).as("bash and task_complete").isEqualTo(2);
+            assertThat(counts.metrics()).isPositive();
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            java.util.Set<String> spanIds = new java.util.HashSet<>();
+            List<com.fasterxml.jackson.databind.JsonNode> all = new ArrayList<>();
+            for (String line : Files.readAllLines(spans)) {
+                com.fasterxml.jackson.databind.JsonNode node = json.readTree(line);
+                if ("span".equals(node.path("type").asText())) {
+                    all.add(node);
+                    spanIds.add(node.path("spanId").asText());
+                }
+            }
+            assertThat(all).allSatisfy(span -> assertThat(span.path("traceId").asText()).isEqualTo(trace));
+            assertThat(all).filteredOn(span -> span.path("name").asText().startsWith("invoke_agent"))
+                    .singleElement().satisfies(root -> assertThat(root.path("parentSpanId").asText()).isEqualTo(parent));
+            assertThat(all).filteredOn(span -> !span.path("name").asText().startsWith("invoke_agent"))
+                    .allSatisfy(span -> assertThat(spanIds).contains(span.path("parentSpanId").asText()));
+            assertThat(new String(lines, StandardCharsets.UTF_8)).doesNotContain("sk-runner-test-key");
+        }
+    }
+
+    @Test
+    void otelWithoutAJournalIsOneLine() {
+        assertThat(run(Map.of("PATH", System.getenv("PATH")), "-p", "x", "--otel")).isEqualTo(64);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--otel needs --journal FILE");
+    }
+
+    @Test
     void incompleteTaskExitsTwo() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.neverComplete())) {
             int code = run(providerEnv(server), "--offline", "-C", dir.toString(), "-p", "Chat", "--max-autopilot-continues", "0");

@@ -76,6 +76,7 @@ public final class E2eRun {
         private final List<Consumer<TaskSpec>> options = new ArrayList<>();
         private final List<SessionListener> listeners = new ArrayList<>();
         private final List<Consumer<AutopilotEngine>> engineHooks = new ArrayList<>();
+        private final List<Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers = new ArrayList<>();
         private final List<String> extraSecrets = new ArrayList<>();
         private String apiKey = "scripted-provider-key";
         private CliExecutable cli;
@@ -128,6 +129,12 @@ public final class E2eRun {
         }
 
         /** Keeps the session's state in this file at the end (as {@code --session} does). */
+        /** Decides on the calls that wait ({@code approveTools}). */
+        public Builder approver(Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate> approver) {
+            approvers.add(approver);
+            return this;
+        }
+
         public Builder keepSessionIn(Path file) {
             this.keepIn = file;
             options.add(o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SESSION, "kept"));
@@ -182,6 +189,7 @@ public final class E2eRun {
                         .journalTo(Files.newOutputStream(journal))
                         .extraSecrets(extraSecrets);
                 listeners.forEach(engineBuilder::listener);
+                approvers.forEach(engineBuilder::approver);
                 AutopilotEngine engine = engineBuilder.build();
                 engineHooks.forEach(h -> h.accept(engine));
                 io.jenkins.plugins.copilotautopilot.core.process.CliLauncher local = new LocalCliLauncher(
