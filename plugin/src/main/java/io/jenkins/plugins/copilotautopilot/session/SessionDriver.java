@@ -311,7 +311,7 @@ public final class SessionDriver implements AgentSession.Owner {
                 }
                 if (s != null && build.state() != null && build.state().plan().get(SessionSettings.OTEL)) {
                     boundedOnPool(() -> SessionSpans.save(build.run(), invocationId, s, follower.masker(), build.state().traceParent(),
-                            build.listener()), Messages.SessionSpans_Failed());
+                            build.listener()), why -> Messages.SessionSpans_Failed() + why);
                 }
                 if (s != null) {
                     SessionCleanup.Cleanup cleanup = SessionCleanup.now(s);
@@ -343,14 +343,20 @@ public final class SessionDriver implements AgentSession.Owner {
         });
     }
 
-    /** What may call the agent, on the remote-call pool, waited for a bounded time; {@code failed} heads the line of a failure. */
-    private void boundedOnPool(java.util.concurrent.Callable<?> work, String failed) {
-        Future<?> running = AgentCalls.pool().submit(work);
+    /**
+     * What may call the agent, on the remote-call pool, waited for a bounded time; a failure or a timeout is one line of
+     * the console, {@code failed} given why.
+     */
+    private void boundedOnPool(java.util.concurrent.Callable<Void> work, java.util.function.UnaryOperator<String> failed) {
+        Future<Void> running = AgentCalls.pool().submit(work);
         try {
             running.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (ExecutionException e) {
+            Throwable why = e.getCause() == null ? e : e.getCause();
+            build.listener().getLogger().println(failed.apply(why.getMessage() == null ? why.toString() : why.getMessage()));
+        } catch (TimeoutException e) {
             running.cancel(true);
-            build.listener().getLogger().println(failed + (e.getCause() == null ? e : e.getCause()));
+            build.listener().getLogger().println(failed.apply(e.toString()));
         } catch (InterruptedException e) {
             running.cancel(true);
             Thread.currentThread().interrupt();
@@ -359,23 +365,10 @@ public final class SessionDriver implements AgentSession.Owner {
 
     /** Keeps the session's state for the job's next build, on the remote-call pool, waited for a bounded time. */
     private void keepSoon(AgentSession s, String name) {
-        Future<?> keeping = AgentCalls.pool().submit(() -> {
-            try {
-                KeptSessions.save(build.run(), name, s, follower.masker(), build.listener());
-            } catch (IOException | InterruptedException | RuntimeException e) {
-                build.listener().getLogger().println(Messages.KeptSessions_Failed(name, e.getMessage()));
-            }
+        boundedOnPool(() -> {
+            KeptSessions.save(build.run(), name, s, follower.masker(), build.listener());
             return null;
-        });
-        try {
-            keeping.get(AgentSession.REMOTE_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            keeping.cancel(true);
-            build.listener().getLogger().println(Messages.KeptSessions_Failed(name, e.toString()));
-        } catch (InterruptedException e) {
-            keeping.cancel(true);
-            Thread.currentThread().interrupt();
-        }
+        }, why -> Messages.KeptSessions_Failed(name, why));
     }
 
     /**

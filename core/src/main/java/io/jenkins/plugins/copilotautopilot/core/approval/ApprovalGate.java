@@ -34,8 +34,7 @@ public final class ApprovalGate {
     }
 
     /** One request as the hook left it: its id and the file's text (the rule's index, a line feed, the CLI's JSON). */
-    public record Request(String id, String text) implements java.io.Serializable {
-        private static final long serialVersionUID = 1L;
+    public record Request(String id, String text) {
     }
 
     private final ApprovalRules approve;
@@ -47,7 +46,6 @@ public final class ApprovalGate {
     private final Map<String, ApprovalDecision> queued = new LinkedHashMap<>();
     /** Every request seen, decided or not: seen again in a later look, it is not asked again. */
     private final Set<String> seen = new LinkedHashSet<>();
-    private final List<ApprovalDecision> decisions = new ArrayList<>();
     private volatile Runnable wake = () -> { };
 
     public ApprovalGate(ApprovalRules approve, ApprovalRules deny, Duration timeout, UnaryOperator<String> mask) {
@@ -89,11 +87,12 @@ public final class ApprovalGate {
                 if (seen.add(request.id())) {
                     PendingApproval call = read(request, nowMillis);
                     pending.put(call.id(), call);
-                    started.add(call);
-                    String raw = rawInput(request.text());
-                    if (deny.firstMatch(call.tool(), raw) != null) {
+                    if (deny.firstMatch(call.tool(), rawInput(request.text())) != null) {
+                        // nobody is asked: handed back to the CLI's rules, which deny it, at the next hand-over
                         queued.put(call.id(), new ApprovalDecision(call.id(), ApprovalDecision.Verdict.LEFT_TO_RULES, null, nowMillis,
                                 "denyTools matches it"));
+                    } else {
+                        started.add(call);
                     }
                 }
             }
@@ -102,7 +101,6 @@ public final class ApprovalGate {
                     pending.remove(call.id());
                     ApprovalDecision decision = new ApprovalDecision(call.id(), ApprovalDecision.Verdict.TIMED_OUT, null, nowMillis,
                             "the approval hook ended the wait itself");
-                    decisions.add(decision);
                     ended.add(Map.entry(call, decision));
                 }
             }
@@ -145,7 +143,6 @@ public final class ApprovalGate {
             }
             for (ApprovalDecision decision : queued.values()) {
                 due.add(Map.entry(pending.remove(decision.id()), decision));
-                decisions.add(decision);
             }
             queued.clear();
         }
@@ -160,7 +157,6 @@ public final class ApprovalGate {
             for (PendingApproval call : pending.values()) {
                 ApprovalDecision decision = new ApprovalDecision(call.id(), ApprovalDecision.Verdict.SESSION_ENDED, null, nowMillis,
                         "the session ended");
-                decisions.add(decision);
                 ended.add(Map.entry(call, decision));
             }
             pending.clear();
@@ -177,11 +173,6 @@ public final class ApprovalGate {
     /** Whether a call waits (the session's inactivity limit does not count meanwhile). */
     public synchronized boolean waiting() {
         return !pending.isEmpty();
-    }
-
-    /** The decisions handed over so far. */
-    public synchronized List<ApprovalDecision> decisions() {
-        return List.copyOf(decisions);
     }
 
     private PendingApproval read(Request request, long nowMillis) {

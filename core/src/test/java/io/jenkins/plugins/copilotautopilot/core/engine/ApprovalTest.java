@@ -123,6 +123,8 @@ class ApprovalTest {
         assertThat(Files.exists(run.workDir.resolve("approved.txt"))).isFalse();
         assertThat(run.result.deniedToolCalls()).isEqualTo(1);
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Not asked: denyTools matches it"));
+        assertThat(asked).as("nobody is asked").isEmpty();
+        assertThat(run.log.lines()).noneMatch(l -> l.contains("Waiting for approval"));
         assertThat(run.log.lines()).noneMatch(l -> l.contains("Approved by"));
     }
 
