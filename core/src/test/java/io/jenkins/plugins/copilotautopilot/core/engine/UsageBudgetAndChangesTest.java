@@ -77,7 +77,9 @@ class UsageBudgetAndChangesTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
-        assertThat(run.result.reason()).matches("Stopped .*: 1[5-9],[0-9]{3} tokens used, limit 12,000; the Copilot CLI was stopped\\.");
+        // 5,100 tokens a turn: the third turn crosses the limit; on a busy machine the fourth turn's record may land
+        // before the stop does, never a fifth
+        assertThat(run.result.reason()).matches("Stopped .*: (15,300|20,400) tokens used, limit 12,000; the Copilot CLI was stopped\\.");
         assertThat(run.result.outcome().exitCode()).isEqualTo(3);
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
         assertThat(run.log.find("OVER_BUDGET: Stopped")).isNotNull();

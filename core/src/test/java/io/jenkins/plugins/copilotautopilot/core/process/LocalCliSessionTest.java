@@ -37,13 +37,17 @@ class LocalCliSessionTest {
             for (int f = 0; f < 200; f++) {
                 Files.writeString(control.resolve("f" + f), "x");
             }
-            // as the launch script's watchdog: a heartbeat every moment, into the folder, while it is there
+            // as the launch script's watchdog, a hundred times as often (it writes every second): a heartbeat into the
+            // folder while it is there, so that the deletion often finds a file written after it emptied the folder
             Thread watchdog = new Thread(() -> {
                 while (Files.isDirectory(control)) {
                     try {
                         Files.writeString(control.resolve("heartbeat"), "1");
+                        Thread.sleep(10);
                     } catch (IOException e) {
                         return; // the folder is gone
+                    } catch (InterruptedException e) {
+                        return;
                     }
                 }
             });
