@@ -74,6 +74,7 @@ public final class BenchmarkMain {
                 case "--session-seconds" -> sessionSeconds = Double.parseDouble(args[++i]);
                 case "--speedup" -> speedup = Double.parseDouble(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--baseline-runner" -> System.setProperty("baseline.runner", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -176,19 +177,32 @@ public final class BenchmarkMain {
                     pct(stream2[1], stream2[0]) + " (" + fmt(stream2[1]) + " of " + fmt(stream2[0]) + " bytes)", "≤ 10 %");
             Path script = Path.of(System.getProperty("runner.script", "copilot-autopilot"));
             boolean withRunner = Files.isRegularFile(script);
+            // the runner of another checkout (an earlier commit), measured in the same rounds: before and after side by side
+            String baselineProperty = System.getProperty("baseline.runner", "");
+            Path baselineScript = baselineProperty.isEmpty() ? null : Path.of(baselineProperty);
+            if (baselineScript != null && !Files.isRegularFile(baselineScript)) {
+                throw new IllegalArgumentException("--baseline-runner: no runner script at " + baselineScript);
+            }
             sessions.bare();
             sessions.engine();
             if (withRunner) {
                 sessions.runner(script);
             }
+            if (baselineScript != null) {
+                sessions.runner(baselineScript);
+            }
             List<Long> bare = new ArrayList<>();
             List<Long> engine = new ArrayList<>();
             List<Long> runner = new ArrayList<>();
+            List<Long> baselineRunner = new ArrayList<>();
             for (int i = 0; i < runs; i++) {
                 bare.add(sessions.bare());
                 engine.add(sessions.engine());
                 if (withRunner) {
                     runner.add(sessions.runner(script));
+                }
+                if (baselineScript != null) {
+                    baselineRunner.add(sessions.runner(baselineScript));
                 }
             }
             double b = Stats.median(bare);
@@ -201,6 +215,11 @@ public final class BenchmarkMain {
                 row("Same session through the standalone runner `./copilot-autopilot`, JVM start included (median of " + runs
                                 + ", alternated)", String.format(Locale.ROOT, "%.0f ms: %+.0f ms over the bare CLI", ms(rr), ms(rr - b)),
                         "≤ +300 ms");
+            }
+            if (baselineScript != null) {
+                double rb = Stats.median(baselineRunner);
+                row("The same through the runner of the baseline checkout (" + baselineScript + ", median of " + runs
+                                + ", same rounds)", String.format(Locale.ROOT, "%.0f ms: %+.0f ms over the bare CLI", ms(rb), ms(rb - b)), "—");
             }
         }
 

@@ -93,13 +93,40 @@ public final class AutopilotEngine {
      */
     public Running launch(CliCommand command, CliLauncher launcher) throws InterruptedException {
         long started = System.currentTimeMillis();
+        // the CLI takes a second to start: the follower (masker, renderer, journal, the header) is set up meanwhile,
+        // on this thread, instead of before it (README, "Performance": the runner's start)
+        java.util.concurrent.FutureTask<CliSession> launching = new java.util.concurrent.FutureTask<>(() -> launcher.launch(command));
+        Thread launchThread = new Thread(launching, "copilot-autopilot launch");
+        launchThread.setDaemon(true);
+        launchThread.start();
         SessionFollower follower = follow(command, launcher.inheritedEnvironment(), started);
+        boolean interrupted = false;
         try {
-            return new Running(follower, launcher.launch(command));
-        } catch (IOException | RuntimeException e) {
-            String message = e.getMessage() == null ? e.toString() : e.getMessage();
-            follower.launchFailed(message);
-            return new Running(follower, null);
+            while (true) {
+                try {
+                    // a session that was started is always returned, so that whoever follows it also stops it
+                    return new Running(follower, launching.get());
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof InterruptedException) {
+                        interrupted = true;
+                        follower.abortedBeforeStart();
+                        return new Running(follower, null);
+                    }
+                    if (cause instanceof Error error) {
+                        throw error;
+                    }
+                    String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+                    follower.launchFailed(message);
+                    return new Running(follower, null);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

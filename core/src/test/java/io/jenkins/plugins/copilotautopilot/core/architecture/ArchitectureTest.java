@@ -31,7 +31,7 @@ class ArchitectureTest {
     @Test
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "verify", "session", "outcome", "command", "install", "journal",
+        for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
             "render", "changes", "kept", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
@@ -43,6 +43,7 @@ class ArchitectureTest {
                 .whereLayer("output").mayOnlyAccessLayers("plan", "text")
                 .whereLayer("approval").mayOnlyAccessLayers("plan")
                 .whereLayer("otel").mayNotAccessAnyLayer()
+                .whereLayer("quota").mayOnlyAccessLayers("text")
                 .whereLayer("verify").mayOnlyAccessLayers("text")
                 .whereLayer("session").mayOnlyAccessLayers("events", "text")
                 .whereLayer("outcome").mayOnlyAccessLayers("session", "text", "verify")

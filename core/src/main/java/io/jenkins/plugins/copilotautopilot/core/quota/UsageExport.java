@@ -1,0 +1,56 @@
+package io.jenkins.plugins.copilotautopilot.core.quota;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The usage page's rows as CSV (for a spreadsheet) and as JSON (for scripts). */
+public final class UsageExport {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private UsageExport() {
+    }
+
+    public static String csv(List<UsageLedger.DayUsage> rows) {
+        StringBuilder out = new StringBuilder("day,job,model,tokens,premiumRequests,sessions,outcomes\n");
+        for (UsageLedger.DayUsage r : rows) {
+            out.append(r.day()).append(',').append(field(r.job())).append(',').append(field(r.model())).append(',')
+                    .append(r.tokens()).append(',').append(io.jenkins.plugins.copilotautopilot.core.text.Texts.number(r.premiumRequests()))
+                    .append(',').append(r.sessions()).append(',').append(field(outcomes(r.outcomes()))).append('\n');
+        }
+        return out.toString();
+    }
+
+    public static String json(List<UsageLedger.DayUsage> rows) {
+        ArrayNode array = JSON.createArrayNode();
+        for (UsageLedger.DayUsage r : rows) {
+            ObjectNode row = array.addObject().put("day", r.day().toString()).put("job", r.job()).put("model", r.model())
+                    .put("tokens", r.tokens()).put("premiumRequests", r.premiumRequests()).put("sessions", r.sessions());
+            ObjectNode o = row.putObject("outcomes");
+            r.outcomes().forEach(o::put);
+        }
+        return array.toString();
+    }
+
+    private static String outcomes(Map<String, Integer> outcomes) {
+        return outcomes.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
+    }
+
+    /**
+     * A CSV field: quoted when it holds a separator, a quote or a line break; a leading {@code = + - @} (a formula to a
+     * spreadsheet) is defused with a quote mark, as job names are user text.
+     */
+    static String field(String value) {
+        String v = value;
+        if (!v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0) {
+            v = "'" + v;
+        }
+        if (v.indexOf(',') >= 0 || v.indexOf('"') >= 0 || v.indexOf('\n') >= 0 || v.indexOf('\r') >= 0) {
+            v = '"' + v.replace("\"", "\"\"") + '"';
+        }
+        return v;
+    }
+}
