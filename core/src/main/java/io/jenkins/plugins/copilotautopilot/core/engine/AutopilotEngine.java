@@ -49,6 +49,7 @@ public final class AutopilotEngine {
     private final long journalLimitChars;
     private final boolean agentTextInLog;
     private final List<java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers;
+    private final SpendGuard spendGuard;
     private volatile boolean abortRequested;
     private volatile SessionFollower running;
 
@@ -62,6 +63,7 @@ public final class AutopilotEngine {
         this.journalLimitChars = b.journalLimitChars;
         this.agentTextInLog = b.agentTextInLog;
         this.approvers = List.copyOf(b.approvers);
+        this.spendGuard = b.spendGuard;
     }
 
     public static Builder builder(LogSink log) {
@@ -174,6 +176,7 @@ public final class AutopilotEngine {
         if (follower.approvals() != null) {
             approvers.forEach(a -> a.accept(follower.approvals()));
         }
+        follower.spendGuard(spendGuard);
         return follower;
     }
 
@@ -289,6 +292,7 @@ public final class AutopilotEngine {
         private boolean agentTextInLog = true;
         private final List<java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers =
                 new ArrayList<>();
+        private SpendGuard spendGuard;
 
         private Builder(LogSink log) {
             this.log = log;
@@ -335,6 +339,12 @@ public final class AutopilotEngine {
          */
         public Builder approver(java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate> approver) {
             approvers.add(approver);
+            return this;
+        }
+
+        /** Checks each session's usage against limits across runs as it grows, see {@link SpendGuard}. */
+        public Builder spendGuard(SpendGuard guard) {
+            this.spendGuard = guard;
             return this;
         }
 

@@ -53,6 +53,9 @@ public final class SessionFollower {
     private final Duration inactivityTimeout;
     private final CallLimits callLimits;
     private final Budget budget;
+    private SpendGuard spendGuard;
+    private long guardedTokens = -1;
+    private double guardedPremium = -1;
     private final SecretMasker masker;
     private final EngineTimings timings;
     private final long startedAtMillis;
@@ -165,6 +168,14 @@ public final class SessionFollower {
         }
     }
 
+    /**
+     * Checks the session's usage against limits across runs as it grows ({@code null}: none): a session that reaches
+     * one is stopped OVER_BUDGET with the guard's words.
+     */
+    public synchronized void spendGuard(SpendGuard guard) {
+        this.spendGuard = guard;
+    }
+
     /** The calls of this session that wait for a person, or null when it has no {@code approveTools}. */
     public ApprovalGate approvals() {
         return approvals;
@@ -269,8 +280,12 @@ public final class SessionFollower {
         checkUsageRecords(false);
         verifyLoop.answer(session, false);
         String spent = budget.spent(tracker.usage());
+        if (spent == null) {
+            spent = guardedSpend();
+        }
         if (spent != null) {
-            return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, spent, activity), true);
+            String why = spent;
+            return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, why, activity), true);
         }
         long now = System.nanoTime();
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
@@ -668,6 +683,21 @@ public final class SessionFollower {
         data.put("patch", changes.patch());
         data.put("patchCut", changes.patchCut());
         return data;
+    }
+
+    /** The spend guard's words once the session's totals grew past what it allows; null otherwise (or without one). */
+    private String guardedSpend() {
+        if (spendGuard == null) {
+            return null;
+        }
+        long tokens = tracker.usage().tokens();
+        double premium = tracker.usage().premiumRequests();
+        if (tokens == guardedTokens && premium == guardedPremium) {
+            return null; // asked only when the totals grew: the ledger counts what they add
+        }
+        guardedTokens = tokens;
+        guardedPremium = premium;
+        return spendGuard.reached(tokens, premium);
     }
 
     /** The limits on what the model calls may use; nulls for none. */

@@ -76,6 +76,7 @@ public final class E2eRun {
         private final List<Consumer<TaskSpec>> options = new ArrayList<>();
         private final List<SessionListener> listeners = new ArrayList<>();
         private final List<Consumer<AutopilotEngine>> engineHooks = new ArrayList<>();
+        private io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard spendGuard;
         private final List<Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers = new ArrayList<>();
         private final List<String> extraSecrets = new ArrayList<>();
         private String apiKey = "scripted-provider-key";
@@ -135,6 +136,11 @@ public final class E2eRun {
             return this;
         }
 
+        public Builder spendGuard(io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard guard) {
+            this.spendGuard = guard;
+            return this;
+        }
+
         public Builder keepSessionIn(Path file) {
             this.keepIn = file;
             options.add(o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SESSION, "kept"));
@@ -190,6 +196,7 @@ public final class E2eRun {
                         .extraSecrets(extraSecrets);
                 listeners.forEach(engineBuilder::listener);
                 approvers.forEach(engineBuilder::approver);
+                engineBuilder.spendGuard(spendGuard);
                 AutopilotEngine engine = engineBuilder.build();
                 engineHooks.forEach(h -> h.accept(engine));
                 io.jenkins.plugins.copilotautopilot.core.process.CliLauncher local = new LocalCliLauncher(
