@@ -101,7 +101,13 @@ public final class AutopilotEngine {
         Thread launchThread = new Thread(launching, "copilot-autopilot launch");
         launchThread.setDaemon(true);
         launchThread.start();
-        SessionFollower follower = follow(command, launcher.inheritedEnvironment(), started);
+        SessionFollower follower;
+        try {
+            follower = follow(command, launcher.inheritedEnvironment(), started);
+        } catch (RuntimeException | Error e) {
+            stopLaunched(launching, e);
+            throw e;
+        }
         boolean interrupted = false;
         try {
             while (true) {
@@ -129,6 +135,22 @@ public final class AutopilotEngine {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** Nobody will follow the session being launched: once it runs, it is stopped and its folder removed. */
+    private static void stopLaunched(java.util.concurrent.Future<CliSession> launching, Throwable why) {
+        try {
+            CliSession session = launching.get(2, java.util.concurrent.TimeUnit.MINUTES);
+            session.stop();
+            session.cleanup();
+        } catch (java.util.concurrent.ExecutionException e) {
+            // it did not start: nothing to stop
+        } catch (InterruptedException e) {
+            why.addSuppressed(e);
+            Thread.currentThread().interrupt();
+        } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            why.addSuppressed(e);
         }
     }
 

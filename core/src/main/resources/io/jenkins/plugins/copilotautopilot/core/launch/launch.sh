@@ -262,6 +262,7 @@ for f in "$in/env"/*; do
   read_file v "$f" || fail 126 "cannot read $f"
   export "${f##*/}=$v"
 done
+v='' r_text='' r_line=''
 rm -rf "$in/env"
 COPILOT_HOME=$c/copilot-home
 export COPILOT_HOME
