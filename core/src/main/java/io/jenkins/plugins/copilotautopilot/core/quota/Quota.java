@@ -12,15 +12,9 @@ import java.util.Locale;
 public record Quota(Target target, String folder, Metric metric, double limit, Window window) {
     /** Whose spend the limit counts. */
     public enum Target {
-        CONTROLLER("the controller"),
-        FOLDER("folder"),
-        EACH_JOB("each job");
-
-        private final String label;
-
-        Target(String label) {
-            this.label = label;
-        }
+        CONTROLLER,
+        FOLDER,
+        EACH_JOB
     }
 
     /** What is counted. */
@@ -42,15 +36,9 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
     /** Over which time the spend is counted. */
     public enum Window {
         /** The calendar day in the controller's time zone: frees at midnight. */
-        DAY("a day"),
+        DAY,
         /** The 24 hours before now: frees as the oldest spend falls out. */
-        ROLLING_24H("24 hours");
-
-        private final String label;
-
-        Window(String label) {
-            this.label = label;
-        }
+        ROLLING_24H
     }
 
     public Quota {
