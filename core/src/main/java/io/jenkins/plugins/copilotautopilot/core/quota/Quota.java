@@ -31,6 +31,11 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
         public String label() {
             return label;
         }
+
+        /** An amount of it as the log writes it: tokens with thousands separators, premium requests as a number. */
+        public String format(double amount) {
+            return this == TOKENS ? String.format(Locale.ROOT, "%,d", (long) amount) : Texts.number(amount);
+        }
     }
 
     /** Over which time the spend is counted. */
@@ -81,7 +86,7 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
 
     /** As the log and the pages name it: "the quota of 1,000,000 tokens a day for folder team/app". */
     public String describe(String job) {
-        String amount = metric == Metric.TOKENS ? String.format(Locale.ROOT, "%,d", (long) limit) : Texts.number(limit);
+        String amount = metric.format(limit);
         String whose = switch (target) {
             case CONTROLLER -> "the controller";
             case FOLDER -> "folder " + folder;

@@ -1,6 +1,5 @@
 package io.jenkins.plugins.copilotautopilot.core.quota;
 
-import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -12,8 +11,7 @@ public record QuotaReached(Quota quota, String job, double spent, Instant freesA
 
     /** One line: "the quota of 1,000 tokens a day for folder team is reached: 1,200 tokens spent; it frees at 2026-12-03 00:00 UTC". */
     public String describe(ZoneId zone) {
-        String amount = quota.metric() == Quota.Metric.TOKENS ? String.format(Locale.ROOT, "%,d", (long) spent) : Texts.number(spent);
-        return quota.describe(job) + " is reached: " + amount + " " + quota.metric().label() + " spent; it frees at "
+        return quota.describe(job) + " is reached: " + quota.metric().format(spent) + " " + quota.metric().label() + " spent; it frees at "
                 + WHEN.format(freesAt.atZone(zone));
     }
 }

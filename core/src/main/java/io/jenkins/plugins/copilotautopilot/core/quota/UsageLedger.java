@@ -107,9 +107,7 @@ public final class UsageLedger {
     public synchronized void record(String session, String job, String model, Spend totals) throws IOException {
         long at = clock.millis();
         if (apply(session, job, model, at, totals)) {
-            ObjectNode line = JSON.createObjectNode().put("u", session).put("j", job).put("m", model).put("at", at)
-                    .put("tok", totals.tokens()).put("pr", totals.premiumRequests());
-            append(line);
+            append(updateLine(session, job, model, at, totals));
         }
     }
 
@@ -117,7 +115,7 @@ public final class UsageLedger {
     public synchronized void end(String session, String outcome) throws IOException {
         long at = clock.millis();
         if (applyEnd(session, outcome)) {
-            append(JSON.createObjectNode().put("e", session).put("at", at).put("o", outcome));
+            append(endLine(session, at, outcome));
         }
     }
 
@@ -210,11 +208,10 @@ public final class UsageLedger {
             }
             long at = s.ended().toEpochMilli();
             if (apply(s.session(), s.job(), s.model(), at, s.totals())) {
-                append(JSON.createObjectNode().put("u", s.session()).put("j", s.job()).put("m", s.model()).put("at", at)
-                        .put("tok", s.totals().tokens()).put("pr", s.totals().premiumRequests()));
+                append(updateLine(s.session(), s.job(), s.model(), at, s.totals()));
             }
             if (s.outcome() != null && applyEnd(s.session(), s.outcome())) {
-                append(JSON.createObjectNode().put("e", s.session()).put("at", at).put("o", s.outcome()));
+                append(endLine(s.session(), at, s.outcome()));
             }
         }
     }
@@ -291,6 +288,15 @@ public final class UsageLedger {
     }
 
     // ---- the file ----
+
+    private static ObjectNode updateLine(String session, String job, String model, long at, Spend totals) {
+        return JSON.createObjectNode().put("u", session).put("j", job).put("m", model).put("at", at)
+                .put("tok", totals.tokens()).put("pr", totals.premiumRequests());
+    }
+
+    private static ObjectNode endLine(String session, long at, String outcome) {
+        return JSON.createObjectNode().put("e", session).put("at", at).put("o", outcome);
+    }
 
     private void append(ObjectNode line) throws IOException {
         byte[] bytes = (JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
