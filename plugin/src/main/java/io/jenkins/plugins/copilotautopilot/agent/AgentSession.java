@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.TaskListener;
@@ -26,10 +27,13 @@ import org.jenkinsci.plugins.workflow.FilePathUtils;
  */
 public final class AgentSession implements CliSession, SessionInbox {
     /** How long one call to the agent may take before the agent counts as unreachable (mutable for the script console). */
+    @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
     public static long REMOTE_TIMEOUT_SECONDS = Long.getLong(AgentSession.class.getName() + ".REMOTE_TIMEOUT_SECONDS", 20);
     /** How often a session that hands nothing over is checked (the watch still runs, the CLI is alive). */
+    @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
     public static long CHECK_MILLIS = Long.getLong(AgentSession.class.getName() + ".checkMillis", 10_000);
     /** How old the watchdog's heartbeat may get before the CLI counts as gone with its machine. */
+    @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
     public static long LOST_AFTER_MILLIS = Long.getLong(AgentSession.class.getName() + ".lostAfterMillis", 30_000);
     /** The most of each stream handed over at once. */
     static final int CHUNK_BYTES = 1024 * 1024;

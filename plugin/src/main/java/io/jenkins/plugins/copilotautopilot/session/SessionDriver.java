@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.checks.SessionChecks;
@@ -58,6 +59,9 @@ public final class SessionDriver implements AgentSession.Owner {
          * @param changesFileWritten whether the {@code changesFile} the settings name was written
          */
         void ended(SessionResult result, boolean changesFileWritten);
+
+        /** The step the session runs in, whose span (where the build is traced) gets the session's. */
+        BuildTraces.Step traceStep() throws IOException, InterruptedException;
     }
 
     private final String invocationId;
@@ -309,9 +313,13 @@ public final class SessionDriver implements AgentSession.Owner {
                 if (s != null && kept != null) {
                     keepSoon(s, kept);
                 }
+                java.util.concurrent.atomic.AtomicReference<byte[]> spans = new java.util.concurrent.atomic.AtomicReference<>();
                 if (s != null && build.state() != null && build.state().plan().get(SessionSettings.OTEL)) {
-                    boundedOnPool(() -> SessionSpans.save(build.run(), invocationId, s, follower.masker(), build.state().traceParent(),
-                            build.listener()), why -> Messages.SessionSpans_Failed() + why);
+                    boundedOnPool(() -> {
+                        spans.set(SessionSpans.save(build.run(), invocationId, s, follower.masker(), build.state().traceParent(),
+                                build.listener()));
+                        return null;
+                    }, why -> Messages.SessionSpans_Failed() + why);
                 }
                 if (s != null) {
                     SessionCleanup.Cleanup cleanup = SessionCleanup.now(s);
@@ -330,6 +338,7 @@ public final class SessionDriver implements AgentSession.Owner {
                 }
                 try {
                     SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
+                    BuildTraces.ended(build.traceStep(), result, spans.get(), build.listener());
                     ResumeState state = build.state();
                     if (state != null) {
                         SessionChecks.ended(build.run(), state.plan(), state.startedAtMillis(), result, build.listener());

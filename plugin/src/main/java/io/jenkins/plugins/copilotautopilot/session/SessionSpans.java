@@ -24,8 +24,11 @@ final class SessionSpans {
     private SessionSpans() {
     }
 
-    /** Takes the spans durable-task's watch handed over at the end, else reads them from the control folder (bounded). */
-    static Void save(Run<?, ?> run, String invocationId, AgentSession session, SecretMasker masker, String traceParent,
+    /**
+     * Takes the spans durable-task's watch handed over at the end, else reads them from the control folder (bounded);
+     * returns what was kept (masked, under the build's trace), or null for no span.
+     */
+    static byte[] save(Run<?, ?> run, String invocationId, AgentSession session, SecretMasker masker, String traceParent,
                      TaskListener listener) throws IOException, InterruptedException {
         byte[] lines = session.handedOverSpans();
         if (lines == null) {
@@ -50,6 +53,6 @@ final class SessionSpans {
         Files.write(target, adopted);
         listener.getLogger().println(Messages.SessionSpans_Kept(counts.spans(), counts.runs(), counts.modelCalls(), counts.toolCalls(),
                 parent == null ? Messages.SessionSpans_OwnTrace() : Messages.SessionSpans_BuildTrace(parent.traceId())));
-        return null;
+        return adopted;
     }
 }

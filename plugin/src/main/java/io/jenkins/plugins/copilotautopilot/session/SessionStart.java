@@ -7,6 +7,7 @@ import io.jenkins.plugins.copilotautopilot.checks.SessionChecks;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 
 import hudson.AbortException;
 import hudson.EnvVars;
@@ -21,6 +22,7 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
 import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
+import io.jenkins.plugins.copilotautopilot.core.otel.TraceParent;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.File;
@@ -62,6 +64,10 @@ public final class SessionStart {
         SessionPolicy.get().checkAllowed(computer == null ? null : computer.getNode(), SessionInputs.displayNode(workspace));
         SessionInputs.Gathered inputs = SessionInputs.gather(request, run, workspace, env, listener, sensitiveVariables);
         SessionPlan plan = inputs.plan();
+        if (!plan.isSet(SessionSettings.OTEL) && BuildTraces.exporting() && TraceParent.parse(env.get("TRACEPARENT")) != null) {
+            plan = plan.with(SessionSettings.OTEL, true);
+            listener.getLogger().println(Messages.BuildTraces_Traced());
+        }
         FilePath workDir = CliLocation.workingDirectory(plan, workspace);
         CliExecutable cli = CliLocation.executable(plan, workspace, env, launcher, listener);
         FilePath launchFolder = AgentCliLauncher.newLaunchFolder(workspace);

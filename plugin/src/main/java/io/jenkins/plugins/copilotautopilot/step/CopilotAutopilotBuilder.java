@@ -48,7 +48,7 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
                         @NonNull Launcher launcher, @NonNull TaskListener listener) throws InterruptedException, IOException {
         String invocation = CopilotAutopilotRunAction.nextBuildStepId(run);
         Set<String> sensitive = run instanceof AbstractBuild<?, ?> build ? build.getSensitiveBuildVariables() : Set.of();
-        FreestyleSession.Ended ended = FreestyleSession.run(task, run, workspace, env, launcher, listener, invocation, sensitive);
+        FreestyleSession.Ended ended = FreestyleSession.run(task, this, run, workspace, env, launcher, listener, invocation, sensitive);
         SessionResult result = ended.result();
         switch (ended.verdict()) {
             case UNSTABLE:

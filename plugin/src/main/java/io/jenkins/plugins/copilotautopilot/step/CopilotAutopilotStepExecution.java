@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.step;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
@@ -294,6 +295,11 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     @Override
     public ResumeState state() {
         return state;
+    }
+
+    @Override
+    public BuildTraces.Step traceStep() throws IOException, InterruptedException {
+        return new BuildTraces.Step(run(), getContext().get(FlowNode.class), null);
     }
 
     /** How the session's end ends the step (a recorder thread; the session is recorded). */

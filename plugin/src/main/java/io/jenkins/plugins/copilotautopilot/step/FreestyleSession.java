@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.step;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
 import io.jenkins.plugins.copilotautopilot.session.ResumeState;
@@ -35,13 +36,15 @@ final class FreestyleSession implements SessionDriver.Build {
     private static final long STOP_DEADLINE_SECONDS = Long.getLong(FreestyleSession.class.getName() + ".stopDeadlineSeconds", 60);
 
     private final Run<?, ?> run;
+    private final hudson.tasks.BuildStep buildStep;
     private final Launcher launcher;
     private final TaskListener listener;
     private final CompletableFuture<SessionResult> recorded = new CompletableFuture<>();
     private volatile ResumeState state;
 
-    private FreestyleSession(Run<?, ?> run, Launcher launcher, TaskListener listener) {
+    private FreestyleSession(Run<?, ?> run, hudson.tasks.BuildStep buildStep, Launcher launcher, TaskListener listener) {
         this.run = run;
+        this.buildStep = buildStep;
         this.launcher = launcher;
         this.listener = listener;
     }
@@ -51,10 +54,10 @@ final class FreestyleSession implements SessionDriver.Build {
     }
 
     /** Runs a session of {@code task} to its end, on this thread; the result is recorded on the build. */
-    static Ended run(CopilotAutopilotStep task, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
+    static Ended run(CopilotAutopilotStep task, hudson.tasks.BuildStep buildStep, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
                              TaskListener listener, String invocationId, Collection<String> sensitiveVariables)
             throws IOException, InterruptedException {
-        FreestyleSession build = new FreestyleSession(run, launcher, listener);
+        FreestyleSession build = new FreestyleSession(run, buildStep, launcher, listener);
         SessionDriver driver = new SessionDriver(invocationId, build);
         SessionStart.Prepared prepared = SessionStart.prepare(new SessionRequest(task.getPrompt(), task.settings(), true), run,
                 workspace, env, launcher, listener, invocationId, sensitiveVariables);
@@ -119,5 +122,10 @@ final class FreestyleSession implements SessionDriver.Build {
     @Override
     public void ended(SessionResult result, boolean changesFileWritten) {
         recorded.complete(result);
+    }
+
+    @Override
+    public BuildTraces.Step traceStep() {
+        return new BuildTraces.Step(run, null, buildStep);
     }
 }

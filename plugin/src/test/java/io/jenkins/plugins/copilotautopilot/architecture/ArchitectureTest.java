@@ -28,14 +28,16 @@ class ArchitectureTest {
                 .layer("agent").definedBy(PLUGIN + ".agent..")
                 .layer("pages").definedBy(PLUGIN + ".pages..")
                 .layer("checks").definedBy(PLUGIN + ".checks..")
+                .layer("trace").definedBy(PLUGIN + ".trace..")
                 .layer("session").definedBy(PLUGIN + ".session..")
                 .layer("step").definedBy(PLUGIN + ".step..")
                 .whereLayer("tools").mayNotAccessAnyLayer()
                 .whereLayer("agent").mayNotAccessAnyLayer()
                 .whereLayer("pages").mayNotAccessAnyLayer()
                 .whereLayer("checks").mayOnlyAccessLayers("pages")
-                .whereLayer("session").mayOnlyAccessLayers("tools", "agent", "pages", "checks")
-                .whereLayer("step").mayOnlyAccessLayers("tools", "agent", "pages", "session")
+                .whereLayer("trace").mayNotAccessAnyLayer()
+                .whereLayer("session").mayOnlyAccessLayers("tools", "agent", "pages", "checks", "trace")
+                .whereLayer("step").mayOnlyAccessLayers("tools", "agent", "pages", "session", "trace")
                 .check(CLASSES);
     }
 
