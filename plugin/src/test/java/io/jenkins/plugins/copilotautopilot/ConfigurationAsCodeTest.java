@@ -99,6 +99,30 @@ class ConfigurationAsCodeTest {
     }
 
     @Test
+    void importsTheReadmeQuotasAndExportsThemBack(JenkinsConfiguredWithCodeRule r) throws Exception {
+        Path yaml = Files.writeString(tmp.resolve("quotas.yaml"), ReadmeBlocks.block("jcasc-quotas"));
+        ConfigurationAsCode.get().configure(yaml.toUri().toString());
+
+        List<io.jenkins.plugins.copilotautopilot.usage.QuotaLimit> quotas = io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getQuotas();
+        assertEquals(2, quotas.size());
+        assertEquals("TOKENS", quotas.get(0).getMetric());
+        assertEquals(2_000_000, quotas.get(0).getLimit());
+        assertEquals("DAY", quotas.get(0).getWindow());
+        assertFalse(quotas.get(0).isEachJob());
+        assertEquals("PREMIUM_REQUESTS", quotas.get(1).getMetric());
+        assertEquals("ROLLING_24H", quotas.get(1).getWindow());
+        assertTrue(quotas.get(1).isEachJob());
+        assertEquals(Integer.valueOf(90), io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getUsageRetentionDays());
+        assertEquals(2, new io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration().getQuotas().size(), "saved");
+
+        String exported = Util.toYamlString(Util.getUnclassifiedRoot(new ConfigurationContext(ConfiguratorRegistry.get())).get("copilotAutopilotQuotas"));
+        assertThat(exported, containsString("metric: \"PREMIUM_REQUESTS\""));
+        assertThat(exported, containsString("window: \"ROLLING_24H\""));
+        assertThat(exported, containsString("eachJob: true"));
+        assertThat(exported, containsString("usageRetentionDays: 90"));
+    }
+
+    @Test
     @ConfiguredWithCode("configuration-as-code-no-version.yml")
     void anInstallerWithoutAVersionFollowsThePinnedOneAndExportsNone(JenkinsConfiguredWithCodeRule r) throws Exception {
         CopilotCliInstaller installer = r.jenkins.getDescriptorByType(CopilotCliInstallation.DescriptorImpl.class).getInstallations()[0]

@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
+import io.jenkins.plugins.copilotautopilot.usage.Usage;
 import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.checks.SessionChecks;
@@ -339,6 +340,7 @@ public final class SessionDriver implements AgentSession.Owner {
                 try {
                     SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
                     BuildTraces.ended(build.traceStep(), result, spans.get(), build.listener());
+                    Usage.ended(build.run(), invocationId, result);
                     ResumeState state = build.state();
                     if (state != null) {
                         SessionChecks.ended(build.run(), state.plan(), state.startedAtMillis(), result, build.listener());

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
+import io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard;
 import hudson.model.TaskListener;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;
@@ -22,9 +23,13 @@ public final class SessionEngines {
     private SessionEngines() {
     }
 
-    /** An engine that prints into the build's console and journals into {@code journal}. */
-    static AutopilotEngine engine(TaskListener listener, OutputStream journal, boolean agentTextInConsole) {
+    /**
+     * An engine that prints into the build's console and journals into {@code journal}; its followers hand the
+     * session's usage to {@code spendGuard} (the quotas across runs) as it grows.
+     */
+    static AutopilotEngine engine(TaskListener listener, OutputStream journal, boolean agentTextInConsole, SpendGuard spendGuard) {
         return AutopilotEngine.builder(new PrintStreamLogSink(listener.getLogger()))
+                .spendGuard(spendGuard)
                 .journalTo(journal)
                 .agentTextInLog(agentTextInConsole)
                 .journalLimit(JOURNAL_LIMIT_MB * 1024 * 1024)

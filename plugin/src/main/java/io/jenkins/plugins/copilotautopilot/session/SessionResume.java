@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.usage.Usage;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
@@ -80,7 +81,8 @@ public final class SessionResume {
                 state.startedAtMillis());
         CopilotAutopilotRunAction.showLive(run);
         try {
-            SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE))
+            SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE),
+                            Usage.guard(run, state.invocationId(), state.plan().get(SessionSettings.MODEL)))
                     .resume(state.plan(), secrets, session, checkpoint, state.startedAtMillis());
             if (follower.approvals() != null) {
                 LiveSessions.approvals(run, state.invocationId(), follower.approvals());

@@ -8,6 +8,7 @@ import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
 import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
+import io.jenkins.plugins.copilotautopilot.usage.Usage;
 
 import hudson.AbortException;
 import hudson.EnvVars;
@@ -62,6 +63,7 @@ public final class SessionStart {
         }
         Computer computer = workspace.toComputer();
         SessionPolicy.get().checkAllowed(computer == null ? null : computer.getNode(), SessionInputs.displayNode(workspace));
+        Usage.checkStart(run);
         SessionInputs.Gathered inputs = SessionInputs.gather(request, run, workspace, env, listener, sensitiveVariables);
         SessionPlan plan = inputs.plan();
         if (!plan.isSet(SessionSettings.OTEL) && BuildTraces.exporting() && TraceParent.parse(env.get("TRACEPARENT")) != null) {
@@ -80,7 +82,7 @@ public final class SessionStart {
         File journal = SessionFiles.journal(run, invocationId);
         long startedAt = System.currentTimeMillis();
         SessionFollower follower = SessionEngines.engine(listener, Files.newOutputStream(journal.toPath()),
-                plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE)).follow(command, env, startedAt);
+                plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE), Usage.guard(run, invocationId, plan.get(SessionSettings.MODEL))).follow(command, env, startedAt);
         String changesFile = plan.get(SessionSettings.CHANGES_FILE);
         ResumeState state = new ResumeState(invocationId, FilePathUtils.getNodeName(workspace), launchFolder.getRemote(), null,
                 startedAt, plan, new ResumeState.SecretSources(inputs.tokenSource().credentialsId(),

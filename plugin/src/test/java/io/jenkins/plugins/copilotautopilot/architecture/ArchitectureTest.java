@@ -29,6 +29,7 @@ class ArchitectureTest {
                 .layer("pages").definedBy(PLUGIN + ".pages..")
                 .layer("checks").definedBy(PLUGIN + ".checks..")
                 .layer("trace").definedBy(PLUGIN + ".trace..")
+                .layer("usage").definedBy(PLUGIN + ".usage..")
                 .layer("session").definedBy(PLUGIN + ".session..")
                 .layer("step").definedBy(PLUGIN + ".step..")
                 .whereLayer("tools").mayNotAccessAnyLayer()
@@ -36,7 +37,8 @@ class ArchitectureTest {
                 .whereLayer("pages").mayNotAccessAnyLayer()
                 .whereLayer("checks").mayOnlyAccessLayers("pages")
                 .whereLayer("trace").mayNotAccessAnyLayer()
-                .whereLayer("session").mayOnlyAccessLayers("tools", "agent", "pages", "checks", "trace")
+                .whereLayer("usage").mayOnlyAccessLayers("pages")
+                .whereLayer("session").mayOnlyAccessLayers("tools", "agent", "pages", "checks", "trace", "usage")
                 .whereLayer("step").mayOnlyAccessLayers("tools", "agent", "pages", "session", "trace")
                 .check(CLASSES);
     }

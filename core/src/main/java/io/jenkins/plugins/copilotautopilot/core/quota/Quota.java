@@ -7,7 +7,8 @@ import java.util.Locale;
  * A limit on what sessions spend across runs: of one metric, over one window, for one scope (the whole controller, a
  * folder with everything in it, or each job on its own).
  *
- * @param folder the folder's full name for {@link Target#FOLDER} (as Jenkins writes it: {@code team/app}), else null
+ * @param folder the folder's full name for {@link Target#FOLDER} (as Jenkins writes it: {@code team/app}); for
+ *               {@link Target#EACH_JOB}, the folder whose jobs it limits each (null: every job); else null
  */
 public record Quota(Target target, String folder, Metric metric, double limit, Window window) {
     /** Whose spend the limit counts. */
@@ -56,7 +57,7 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
         if (!(limit >= 0) || Double.isInfinite(limit)) {
             throw new IllegalArgumentException("a quota's limit must be a number of 0 or more, not " + limit);
         }
-        folder = target == Target.FOLDER ? strip(folder) : null;
+        folder = target == Target.FOLDER || (target == Target.EACH_JOB && folder != null && !folder.isBlank()) ? strip(folder) : null;
     }
 
     public static Quota controller(Metric metric, double limit, Window window) {
@@ -71,10 +72,16 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
         return new Quota(Target.EACH_JOB, null, metric, limit, window);
     }
 
+    /** A limit for each job below the folder {@code fullName} on its own. */
+    public static Quota eachJobIn(String fullName, Metric metric, double limit, Window window) {
+        return new Quota(Target.EACH_JOB, fullName, metric, limit, window);
+    }
+
     /** Whether a session of the job {@code job} (its full name) counts against this quota. */
     public boolean covers(String job) {
         return switch (target) {
-            case CONTROLLER, EACH_JOB -> true;
+            case CONTROLLER -> true;
+            case EACH_JOB -> folder == null || job.startsWith(folder + "/");
             case FOLDER -> job.startsWith(folder + "/");
         };
     }
@@ -90,7 +97,7 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
         String whose = switch (target) {
             case CONTROLLER -> "the controller";
             case FOLDER -> "folder " + folder;
-            case EACH_JOB -> "each job (" + job + ")";
+            case EACH_JOB -> (folder == null ? "each job (" : "each job of folder " + folder + " (") + job + ")";
         };
         return "the quota of " + amount + " " + metric.label + " " + (window == Window.DAY ? "a day" : "in 24 hours") + " for " + whose;
     }

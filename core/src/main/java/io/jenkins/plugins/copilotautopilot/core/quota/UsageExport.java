@@ -44,7 +44,7 @@ public final class UsageExport {
      * spreadsheet) is defused with a quote mark, as job names are user text.
      */
     static String field(String value) {
-        String v = value;
+        String v = value == null ? "" : value;
         if (!v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0) {
             v = "'" + v;
         }

@@ -4,7 +4,6 @@ import io.jenkins.plugins.copilotautopilot.core.text.Durations;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Draws how a job's Copilot sessions develop over recent builds: turns, duration and premium requests per
@@ -38,51 +37,73 @@ public final class TrendSvg {
 
     /** @param points oldest first */
     public static String render(List<Point> points) {
-        int height = 4 * (CHART_HEIGHT + 14) + 10;
+        List<String> labels = points.stream().map(Point::label).toList();
+        List<String> outcomes = points.stream().map(Point::outcome).toList();
+        return render("Copilot sessions in the last " + points.size() + " builds", labels, outcomes, List.of(
+                new Series("Turns", points.stream().mapToDouble(Point::turns).toArray(), v -> Texts.number(v)),
+                new Series("Duration", points.stream().mapToDouble(Point::durationMillis).toArray(),
+                        v -> Durations.describe(Duration.ofMillis((long) v))),
+                new Series("Premium requests", points.stream().mapToDouble(p -> p.premiumRequests() == null ? 0 : p.premiumRequests()).toArray(),
+                        v -> Texts.number(v)),
+                new Series("Tokens", points.stream().mapToDouble(p -> p.tokens() == null ? 0 : p.tokens()).toArray(), TrendSvg::thousands)));
+    }
+
+    /** One bar chart of a trend: its name, a value per bar, and how a value is written. */
+    public record Series(String name, double[] values, java.util.function.DoubleFunction<String> format) {
+    }
+
+    /**
+     * Small bar charts one above the other, a bar per label (oldest first), coloured by its outcome (null: neutral).
+     *
+     * @param title what the image is, for readers of the page without it
+     */
+    public static String render(String title, List<String> labels, List<String> outcomes, List<Series> series) {
+        int height = series.size() * (CHART_HEIGHT + 14) + 10;
         StringBuilder svg = new StringBuilder(2048);
         svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(height)
                 .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
                 .append("\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">")
-                .append("<title>Copilot sessions in the last ").append(points.size()).append(" builds</title>")
+                .append("<title>").append(TimelineSvg.escape(title)).append("</title>")
                 .append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
-        chart(svg, points, 4, "Turns", Point::turns, v -> Texts.number(v));
-        chart(svg, points, 4 + CHART_HEIGHT + 14, "Duration", p -> p.durationMillis(),
-                v -> Durations.describe(Duration.ofMillis((long) v)));
-        chart(svg, points, 4 + 2 * (CHART_HEIGHT + 14), "Premium requests",
-                p -> p.premiumRequests() == null ? 0 : p.premiumRequests(), v -> Texts.number(v));
-        chart(svg, points, 4 + 3 * (CHART_HEIGHT + 14), "Tokens", p -> p.tokens() == null ? 0 : p.tokens(),
-                v -> String.format(java.util.Locale.ROOT, "%,d", (long) v));
+        for (int i = 0; i < series.size(); i++) {
+            chart(svg, labels, outcomes, 4 + i * (CHART_HEIGHT + 14), series.get(i));
+        }
         svg.append("</svg>");
         return svg.toString();
     }
 
-    private static void chart(StringBuilder svg, List<Point> points, int top, String name, ToDoubleFunction<Point> value,
-                              java.util.function.DoubleFunction<String> format) {
+    /** A whole number with thousands separators. */
+    public static String thousands(double v) {
+        return String.format(java.util.Locale.ROOT, "%,d", (long) v);
+    }
+
+    private static void chart(StringBuilder svg, List<String> labels, List<String> outcomes, int top, Series series) {
+        String name = series.name();
         double max = 0;
-        for (Point p : points) {
-            max = Math.max(max, value.applyAsDouble(p));
+        for (double v : series.values()) {
+            max = Math.max(max, v);
         }
-        svg.append("<text x=\"4\" y=\"").append(top + CHART_HEIGHT / 2 + 4).append("\" fill=\"#424242\">").append(name).append("</text>");
+        svg.append("<text x=\"4\" y=\"").append(top + CHART_HEIGHT / 2 + 4).append("\" fill=\"#424242\">").append(TimelineSvg.escape(name)).append("</text>");
         svg.append("<text x=\"").append(LEFT - 4).append("\" y=\"").append(top + 10).append("\" text-anchor=\"end\" fill=\"#757575\">")
-                .append(TimelineSvg.escape(format.apply(max))).append("</text>");
+                .append(TimelineSvg.escape(series.format().apply(max))).append("</text>");
         int baseline = top + CHART_HEIGHT;
         svg.append("<line x1=\"").append(LEFT).append("\" y1=\"").append(baseline).append("\" x2=\"").append(WIDTH - RIGHT)
                 .append("\" y2=\"").append(baseline).append("\" stroke=\"#bdbdbd\"/>");
-        if (points.isEmpty()) {
+        if (labels.isEmpty()) {
             return;
         }
-        double slot = (double) (WIDTH - LEFT - RIGHT) / points.size();
+        double slot = (double) (WIDTH - LEFT - RIGHT) / labels.size();
         double barWidth = Math.max(1, slot * 0.7);
-        for (int i = 0; i < points.size(); i++) {
-            Point p = points.get(i);
-            double v = value.applyAsDouble(p);
+        for (int i = 0; i < labels.size(); i++) {
+            double v = i < series.values().length ? series.values()[i] : 0;
+            String outcome = outcomes.get(i);
             double h = max <= 0 ? 0 : Math.max(1, (CHART_HEIGHT - 2) * v / max);
             double x = LEFT + i * slot + (slot - barWidth) / 2;
-            svg.append("<g class=\"bar\"><title>").append(TimelineSvg.escape(p.label() + " " + p.outcome() + ": " + name.toLowerCase()
-                    + " " + format.apply(v))).append("</title><rect x=\"").append(TimelineSvg.num(x)).append("\" y=\"")
+            svg.append("<g class=\"bar\"><title>").append(TimelineSvg.escape(labels.get(i) + (outcome == null ? "" : " " + outcome) + ": "
+                    + name.toLowerCase(java.util.Locale.ROOT) + " " + series.format().apply(v))).append("</title><rect x=\"").append(TimelineSvg.num(x)).append("\" y=\"")
                     .append(TimelineSvg.num(baseline - h)).append("\" width=\"").append(TimelineSvg.num(barWidth))
                     .append("\" height=\"").append(TimelineSvg.num(h)).append("\" fill=\"")
-                    .append(TimelineSvg.outcomeColor(p.outcome())).append("\"/></g>");
+                    .append(outcome == null ? "#1976d2" : TimelineSvg.outcomeColor(outcome)).append("\"/></g>");
         }
     }
 }

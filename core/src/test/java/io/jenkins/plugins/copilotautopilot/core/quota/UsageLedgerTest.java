@@ -157,6 +157,13 @@ class UsageLedgerTest {
         QuotaReached reached = ledger.reached(List.of(team), "team/sub/b");
         assertThat(reached).isNotNull();
         assertThat(reached.describe(UTC)).startsWith("the quota of 3 premium requests a day for folder team is reached: 3 premium requests spent");
+
+        Quota eachInTeam = Quota.eachJobIn("team", PREMIUM_REQUESTS, 2, DAY);
+        assertThat(eachInTeam.covers("teamx/c")).isFalse();
+        assertThat(ledger.reached(List.of(eachInTeam), "team/a")).as("team/a spent 1 of its own 2").isNull();
+        assertThat(ledger.reached(List.of(eachInTeam), "team/sub/b").describe(UTC))
+                .startsWith("the quota of 2 premium requests a day for each job of folder team (team/sub/b) is reached: 2 premium requests spent");
+        assertThat(ledger.reached(List.of(eachInTeam), "teamx/c")).as("5 spent, but not below the folder").isNull();
         ledger.close();
     }
 

@@ -1,0 +1,51 @@
+package io.jenkins.plugins.copilotautopilot.usage;
+
+import com.cloudbees.hudson.plugins.folder.AbstractFolder;
+import com.cloudbees.hudson.plugins.folder.AbstractFolderProperty;
+import com.cloudbees.hudson.plugins.folder.AbstractFolderPropertyDescriptor;
+import hudson.Extension;
+import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
+import java.util.ArrayList;
+import java.util.List;
+import org.jenkinsci.Symbol;
+import org.kohsuke.stapler.DataBoundConstructor;
+
+/**
+ * A folder's quotas on what Copilot sessions below it spend across runs: for everything in it together, or for each job
+ * in it on its own. Set on the folder's configuration page by those who may configure it; the controller's quotas
+ * ({@link QuotaConfiguration}) count as well.
+ */
+public final class FolderQuotas extends AbstractFolderProperty<AbstractFolder<?>> {
+    private final List<QuotaLimit> quotas;
+
+    @DataBoundConstructor
+    public FolderQuotas(List<QuotaLimit> quotas) {
+        this.quotas = quotas == null ? new ArrayList<>() : new ArrayList<>(quotas);
+    }
+
+    public List<QuotaLimit> getQuotas() {
+        return quotas == null ? List.of() : List.copyOf(quotas);
+    }
+
+    /** This folder's quotas as the ledger counts them. */
+    List<Quota> quotas() {
+        List<Quota> out = new ArrayList<>();
+        AbstractFolder<?> folder = owner;
+        if (folder != null) {
+            for (QuotaLimit limit : getQuotas()) {
+                out.add(limit.quota(folder.getFullName()));
+            }
+        }
+        return out;
+    }
+
+    @Extension
+    @Symbol("copilotQuotas")
+    public static final class DescriptorImpl extends AbstractFolderPropertyDescriptor {
+        @Override
+        public String getDisplayName() {
+            return Messages.FolderQuotas_DisplayName();
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.jenkins.plugins.copilotautopilot.usage;
+
+import hudson.Extension;
+import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
+import java.util.ArrayList;
+import java.util.List;
+import jenkins.model.GlobalConfiguration;
+import jenkins.model.GlobalConfigurationCategory;
+import net.sf.json.JSONObject;
+import org.jenkinsci.Symbol;
+import org.kohsuke.stapler.DataBoundSetter;
+import org.kohsuke.stapler.StaplerRequest2;
+
+/**
+ * The controller's quotas on what Copilot sessions spend across runs (System page, JCasC
+ * {@code unclassified: copilotAutopilotQuotas}): for all jobs together or each job on its own. Folders add their own
+ * ({@link FolderQuotas}).
+ */
+@Extension
+@Symbol("copilotAutopilotQuotas")
+public final class QuotaConfiguration extends GlobalConfiguration {
+    /** How long the usage index keeps its days. */
+    public static final int DEFAULT_RETENTION_DAYS = 400;
+
+    private List<QuotaLimit> quotas = new ArrayList<>();
+    private Integer usageRetentionDays;
+
+    public QuotaConfiguration() {
+        load();
+    }
+
+    public static QuotaConfiguration get() {
+        return GlobalConfiguration.all().getInstance(QuotaConfiguration.class);
+    }
+
+    @Override
+    public String getDisplayName() {
+        return Messages.QuotaConfiguration_DisplayName();
+    }
+
+    @Override
+    public GlobalConfigurationCategory getCategory() {
+        return GlobalConfigurationCategory.get(GlobalConfigurationCategory.Unclassified.class);
+    }
+
+    public List<QuotaLimit> getQuotas() {
+        return quotas == null ? List.of() : List.copyOf(quotas);
+    }
+
+    @DataBoundSetter
+    public void setQuotas(List<QuotaLimit> quotas) {
+        this.quotas = quotas == null ? new ArrayList<>() : new ArrayList<>(quotas);
+        save();
+    }
+
+    public Integer getUsageRetentionDays() {
+        return usageRetentionDays;
+    }
+
+    @DataBoundSetter
+    public void setUsageRetentionDays(Integer days) {
+        this.usageRetentionDays = days == null || days < 1 ? null : days;
+        save();
+    }
+
+    int retentionDays() {
+        return usageRetentionDays == null ? DEFAULT_RETENTION_DAYS : usageRetentionDays;
+    }
+
+    /** The controller's quotas as the ledger counts them. */
+    List<Quota> controllerQuotas() {
+        List<Quota> out = new ArrayList<>();
+        for (QuotaLimit limit : getQuotas()) {
+            out.add(limit.quota(null));
+        }
+        return out;
+    }
+
+    @Override
+    public boolean configure(StaplerRequest2 req, JSONObject json) {
+        quotas = new ArrayList<>();
+        usageRetentionDays = null;
+        req.bindJSON(this, json);
+        save();
+        return true;
+    }
+}
