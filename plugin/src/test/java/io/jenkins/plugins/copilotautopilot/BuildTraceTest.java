@@ -64,9 +64,7 @@ class BuildTraceTest {
     @Test
     void thePipelineStepsSpanHasTheSessionAndTheClisSpansBelowIt() throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
-            WorkflowRun b = j.buildAndAssertSuccess(TestPipelines.create(j, "node { copilotAutopilot prompt: 'Write hi.txt.', copilotPath: '"
-                    + TestCli.executable().path() + "', providerBaseUrl: '" + model.baseUrl()
-                    + "', model: 'fake-model', offline: true, allowAllTools: true }"));
+            WorkflowRun b = pipeline(model, "");
 
             j.assertLogContains("the opentelemetry plugin traces this build", b);
             j.assertLogContains("[copilot] OpenTelemetry: 5 of the CLI's spans recorded under this step's span", b);
@@ -80,9 +78,7 @@ class BuildTraceTest {
     @Test
     void withOtelOffTheStepsSpanHasTheSessionOnly() throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
-            WorkflowRun b = j.buildAndAssertSuccess(TestPipelines.create(j, "node { copilotAutopilot prompt: 'Write hi.txt.', copilotPath: '"
-                    + TestCli.executable().path() + "', providerBaseUrl: '" + model.baseUrl()
-                    + "', model: 'fake-model', offline: true, allowAllTools: true, otel: false }"));
+            WorkflowRun b = pipeline(model, ", otel: false");
 
             j.assertLogNotContains("[copilot] OpenTelemetry:", b);
             SpanData step = awaitSpan(s -> s.getAttributes().get(OUTCOME) != null);
@@ -110,6 +106,12 @@ class BuildTraceTest {
             assertSessionAttributes(step);
             assertClisSpansBelow(step);
         }
+    }
+
+    private WorkflowRun pipeline(ScriptedModelServer model, String more) throws Exception {
+        return j.buildAndAssertSuccess(TestPipelines.create(j, "node { copilotAutopilot prompt: 'Write hi.txt.', copilotPath: '"
+                + TestCli.executable().path() + "', providerBaseUrl: '" + model.baseUrl()
+                + "', model: 'fake-model', offline: true, allowAllTools: true" + more + " }"));
     }
 
     private static void assertSessionAttributes(SpanData step) {

@@ -77,6 +77,9 @@ class UsageQuotaTest {
             WorkflowRun second = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));
             j.assertLogContains("The Copilot session was not started: the quota of 12,000 tokens a day for the controller is reached: ", second);
             assertEquals(asked, model.requests().size(), "the model is not asked again");
+            String page = j.createWebClient().goTo("job/team/job/app/copilot-usage/").getWebResponse().getContentAsString();
+            assertThat(page, containsString("the quota of 12,000 tokens a day for the controller"));
+            assertThat(page, containsString("<td>Reached</td>"));
             ContainerStopTest.assertNoSessionFolderLeft(j, first);
         }
     }

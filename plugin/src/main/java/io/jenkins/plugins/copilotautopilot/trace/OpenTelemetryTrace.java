@@ -43,7 +43,7 @@ final class OpenTelemetryTrace {
         if (!stepSpan.getSpanContext().isValid()) {
             return null;
         }
-        StepSpanAttributes.of(result).forEach((name, value) -> put(stepSpan, name, value));
+        stepSpan.setAllAttributes(attributes(StepSpanAttributes.of(result)));
         if (!result.completed()) {
             stepSpan.setStatus(StatusCode.ERROR, result.outcome().name());
         }
@@ -88,18 +88,6 @@ final class OpenTelemetryTrace {
             recorded.put(cli.spanId(), span);
         }
         return recorded.size();
-    }
-
-    private static void put(Span span, String name, Object value) {
-        if (value instanceof Long l) {
-            span.setAttribute(name, l);
-        } else if (value instanceof Double d) {
-            span.setAttribute(name, d);
-        } else if (value instanceof Boolean b) {
-            span.setAttribute(name, b);
-        } else if (value != null) {
-            span.setAttribute(name, value.toString());
-        }
     }
 
     @SuppressWarnings("unchecked")
