@@ -66,7 +66,7 @@ class ApprovalStepTest {
     }
 
     /** The call that waits in the build's session, once it waits. */
-    private static PendingApproval waiting(Run<?, ?> b) throws Exception {
+    static PendingApproval waiting(Run<?, ?> b) throws Exception {
         waitFor(() -> b.getAction(CopilotAutopilotRunAction.class) != null
                 && b.getAction(CopilotAutopilotRunAction.class).getLiveSessions().stream().anyMatch(s -> !s.getPendingApprovals().isEmpty()),
                 Duration.ofSeconds(120), b);
@@ -74,7 +74,7 @@ class ApprovalStepTest {
                 .flatMap(s -> s.getPendingApprovals().stream()).findFirst().orElseThrow();
     }
 
-    private static LiveSessions.LiveSession live(Run<?, ?> b) {
+    static LiveSessions.LiveSession live(Run<?, ?> b) {
         return b.getAction(CopilotAutopilotRunAction.class).getLiveSessions().get(0);
     }
 

@@ -87,6 +87,26 @@ class ContainerStopTest {
     }
 
     @Test
+    void inAContainerLauncherThatQuotesLikeKubernetesAnApprovedCallRuns() throws Exception {
+        Path done = tmp.resolve("approved.txt");
+        try (io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer model = io.jenkins.plugins.copilotautopilot.core.testing
+                .ScriptedModelServer.start(io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts.bashThenComplete(
+                        "touch " + done, "Touched it."))) {
+            WorkflowRun b = TestPipelines.create(j, "node { inContainer('kubernetes') { copilotAutopilot prompt: 'Touch it.', copilotPath: '"
+                    + io.jenkins.plugins.copilotautopilot.core.testing.TestCli.executable().path() + "', providerBaseUrl: '" + model.baseUrl()
+                    + "', model: 'fake-model', offline: true, approveTools: ['shell(touch)'] } }").scheduleBuild2(0).waitForStart();
+            io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call = ApprovalStepTest.waiting(b);
+            assertThat("nothing ran before the decision", Files.exists(done), is(false));
+            assertThat(ApprovalStepTest.live(b).approvals().decide(call.id(), true, "builder", System.currentTimeMillis()), is(true));
+
+            j.assertBuildStatusSuccess(j.waitForCompletion(b));
+            j.assertLogContains("[copilot] Approved by builder at ", b);
+            assertThat(Files.exists(done), is(true));
+            assertNoSessionFolderLeft(j, b);
+        }
+    }
+
+    @Test
     void aLaunchThatFailsLeavesNoSecretBehindAndSaysWhyInOneLine() throws Exception {
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
         WorkflowRun b = j.buildAndAssertStatus(Result.FAILURE, TestPipelines.create(j, "node { inContainer('broken') { "

@@ -116,6 +116,22 @@ class RealDockerTest {
     }
 
     @Test
+    void aCallApprovedWhileItWaitsInTheContainerRunsThere() throws Exception {
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenComplete("touch approved.txt", "Touched it."))) {
+            WorkflowJob p = pipeline(IMAGE, "    " + step(model, ", approveTools: ['shell(touch)']"));
+            WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+            io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call = ApprovalStepTest.waiting(b);
+            j.assertLogContains("[copilot] Waiting for approval (approveTools shell(touch)): bash touch approved.txt", b);
+            assertTrue(ApprovalStepTest.live(b).approvals().decide(call.id(), true, "builder", System.currentTimeMillis()));
+
+            j.assertBuildStatusSuccess(j.waitForCompletion(b));
+            j.assertLogContains("[copilot] Approved by builder at ", b);
+            assertTrue(Files.exists(workspace(p).resolve("approved.txt")), "the hook in the container let the call run");
+            assertNoSessionFolder(workspace(p));
+        }
+    }
+
+    @Test
     void asAnOrdinaryUserTheCliGetsAHomeAndACacheThatTheNextBuildReuses() throws Exception {
         String work = "id -u > who.txt; printf %s \"$HOME\" > home.txt; touch \"$HOME/written\" && echo yes > home-writable.txt";
         try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.bashThenCompleteEachPrompt(work, "Done."))) {
