@@ -106,7 +106,8 @@ class ConfigurationAsCodeTest {
         List<io.jenkins.plugins.copilotautopilot.usage.QuotaLimit> quotas = io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getQuotas();
         assertEquals(2, quotas.size());
         assertEquals("TOKENS", quotas.get(0).getMetric());
-        assertEquals(2_000_000, quotas.get(0).getLimit());
+        assertEquals(2_000_000, quotas.get(0).limit());
+        assertEquals("2000000", quotas.get(0).getLimit());
         assertEquals("DAY", quotas.get(0).getWindow());
         assertFalse(quotas.get(0).isEachJob());
         assertEquals("PREMIUM_REQUESTS", quotas.get(1).getMetric());

@@ -54,11 +54,20 @@ class UsageQuotaTest {
 
     @Test
     void aSessionCrossingTheQuotaStopsOverBudgetAndTheNextStepFailsAtOnce(JenkinsRule j) throws Exception {
-        QuotaConfiguration.get().setQuotas(List.of(new QuotaLimit("TOKENS", 12_000)));
+        QuotaConfiguration.get().setQuotas(List.of(new QuotaLimit("TOKENS", "12000")));
         j.configRoundtrip(); // the System page's form keeps it
         assertEquals(1, QuotaConfiguration.get().getQuotas().size());
-        assertEquals(12_000, QuotaConfiguration.get().getQuotas().get(0).getLimit());
+        assertEquals(12_000, QuotaConfiguration.get().getQuotas().get(0).limit());
         assertEquals("DAY", QuotaConfiguration.get().getQuotas().get(0).getWindow());
+        JenkinsRule.WebClient wc = j.createWebClient();
+        wc.setThrowExceptionOnFailingStatusCode(false);
+        org.htmlunit.html.HtmlForm form = wc.goTo("manage/configure").getFormByName("config");
+        form.getInputByName("_.limit").setValue("abc");
+        org.htmlunit.html.HtmlPage refused = j.submit(form);
+        assertThat(refused.getWebResponse().getStatusCode() >= 400, is(true));
+        assertThat(refused.getWebResponse().getContentAsString(),
+                containsString("The quotas were not saved: A quota's limit is a number of 0 or more, not abc."));
+        assertEquals(12_000, QuotaConfiguration.get().getQuotas().get(0).limit(), "a refused form changes nothing");
         Folder team = j.jenkins.createProject(Folder.class, "team");
         try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.always(Reply.text("Still thinking.").withUsage(5000, 100)))) {
             WorkflowJob p = job(team, "app", "node { " + step(model, ", maxAutopilotContinues: 20") + " }");
@@ -88,30 +97,34 @@ class UsageQuotaTest {
     void aReaderOfOneFolderSeesNothingOfAnotherAndTheIndexIsRebuiltWhenMissing(JenkinsRule j) throws Exception {
         Folder a = j.jenkins.createProject(Folder.class, "a");
         Folder b = j.jenkins.createProject(Folder.class, "b");
-        a.getProperties().add(new FolderQuotas(List.of(new QuotaLimit("PREMIUM_REQUESTS", 100))));
+        a.getProperties().add(new FolderQuotas(List.of(new QuotaLimit("PREMIUM_REQUESTS", "100"))));
         j.configRoundtrip(a);
         FolderQuotas kept = a.getProperties().get(FolderQuotas.class);
         assertNotNull(kept, "the folder's quotas survive its configuration form");
         assertEquals("PREMIUM_REQUESTS", kept.getQuotas().get(0).getMetric());
-        assertEquals(100, kept.getQuotas().get(0).getLimit());
+        assertEquals("100", kept.getQuotas().get(0).getLimit());
+        try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            j.buildAndAssertSuccess(job(a, "j", "node { " + step(model, "") + " }"));
+            j.buildAndAssertSuccess(job(a, "hidden", "node { " + step(model, "") + " }"));
+            j.buildAndAssertSuccess(job(b, "secret-job", "node { " + step(model, "") + " }"));
+        }
+
         j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
         j.jenkins.setAuthorizationStrategy(new MockAuthorizationStrategy()
                 .grant(Jenkins.ADMINISTER).everywhere().to("admin")
                 .grant(Jenkins.READ).everywhere().to("alice")
-                .grant(Item.READ).onFolders(a).to("alice"));
-        try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
-            j.buildAndAssertSuccess(job(a, "j", "node { " + step(model, "") + " }"));
-            j.buildAndAssertSuccess(job(b, "secret-job", "node { " + step(model, "") + " }"));
-        }
+                .grant(Item.READ).onItems(a, a.getItem("j")).to("alice"));
 
         JenkinsRule.WebClient alice = j.createWebClient().login("alice");
         String page = alice.goTo("job/a/copilot-usage/").getWebResponse().getContentAsString();
         assertThat(page, containsString("a/j"));
         assertThat(page, not(containsString("secret-job")));
+        assertThat("a job in the folder alice may not read", page, not(containsString("a/hidden")));
         assertThat(page, containsString("the quota of 100 premium requests a day for folder a"));
         String json = alice.goTo("job/a/copilot-usage/export?format=json", "application/json").getWebResponse().getContentAsString();
         assertThat(json, containsString("\"job\":\"a/j\""));
         assertThat(json, not(containsString("secret-job")));
+        assertThat(json, not(containsString("a/hidden")));
         alice.setThrowExceptionOnFailingStatusCode(false);
         assertEquals(404, alice.goTo("job/b/copilot-usage/", null).getWebResponse().getStatusCode());
         assertEquals(404, alice.goTo("job/b/copilot-usage/export?format=json", null).getWebResponse().getStatusCode());
@@ -126,7 +139,7 @@ class UsageQuotaTest {
         assertThat(csv, containsString(",1,COMPLETED=1\n"));
         Page trend = admin.goTo("manage/copilot-usage/trend", "image/svg+xml");
         assertThat(trend.getWebResponse().getContentAsString(), containsString("Copilot usage per day"));
-        assertThat(admin.goTo("manage/copilot-usage/").getWebResponse().getContentAsString(), not(containsString("<script>alert")));
+        assertThat(admin.goTo("manage/copilot-usage/").getWebResponse().getContentAsString(), containsString("a/hidden"));
 
         // the index gone (deleted by hand, say): rebuilt once from the builds' records, with the same rows
         String before = UsageTesting.export();

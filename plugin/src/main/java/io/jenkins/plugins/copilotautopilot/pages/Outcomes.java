@@ -52,7 +52,7 @@ public final class Outcomes {
      * of them is returned as it is). Null for none.
      */
     @CheckForNull
-    static String worst(List<String> outcomes) {
+    public static String worst(List<String> outcomes) {
         Outcome worst = Outcome.worst(outcomes.stream().map(Outcomes::parse).filter(Objects::nonNull).toList());
         if (worst != null) {
             return worst.name();

@@ -337,10 +337,10 @@ public final class SessionDriver implements AgentSession.Owner {
                 if (s != null) {
                     AnswerFiles.write(build.state(), result, build.listener());
                 }
+                countUsage(result);
                 try {
                     SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
                     BuildTraces.ended(build.traceStep(), result, spans.get(), build.listener());
-                    Usage.ended(build.run(), invocationId, result);
                     ResumeState state = build.state();
                     if (state != null) {
                         SessionChecks.ended(build.run(), state.plan(), state.startedAtMillis(), result, build.listener());
@@ -352,6 +352,17 @@ public final class SessionDriver implements AgentSession.Owner {
                 build.ended(result, written);
             }
         });
+    }
+
+    /** The session's last usage and its outcome into the usage index, whatever else fails at the end. */
+    private void countUsage(SessionResult result) {
+        try {
+            Usage.ended(build.run(), invocationId, result);
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(Level.WARNING, "could not count a Copilot session's usage", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -401,6 +412,7 @@ public final class SessionDriver implements AgentSession.Owner {
     /** Records a session the build no longer waits for (it ended while the session was being started). */
     public void recordOnly(SessionResult result) {
         Following.recorders().submit(() -> {
+            countUsage(result);
             try {
                 SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
             } catch (IOException | InterruptedException | RuntimeException e) {

@@ -19,6 +19,7 @@ import hudson.tasks.BuildStepDescriptor;
 import hudson.tasks.BuildStepMonitor;
 import hudson.tasks.Builder;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import java.io.IOException;
 import java.util.Set;
 import jenkins.tasks.SimpleBuildStep;
@@ -58,6 +59,10 @@ public final class CopilotAutopilotBuilder extends Builder implements SimpleBuil
             case FAILURE:
                 throw new AbortException(SessionRecording.failureMessage(result));
             case ABORTED:
+                if (result.outcome() != Outcome.ABORTED) {
+                    // stopped while the session was ending: the build still stops here
+                    listener.getLogger().println(Messages.CopilotAutopilotStepExecution_StoppedAsItEnded(result.outcome().name()));
+                }
                 throw new InterruptedException(result.reason());
             case SUCCESS:
             default:

@@ -309,8 +309,12 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate();
         try {
             BuildVerdict verdict = Outcomes.verdict(result, s == null ? null : s.plan());
-            if (verdict == BuildVerdict.ABORTED) {
-                Throwable cause = stopCause;
+            Throwable cause = stopCause;
+            if (verdict == BuildVerdict.ABORTED || cause != null) {
+                // a stop asked for while the session was ending still stops the build, as durable-task's steps do
+                if (verdict != BuildVerdict.ABORTED) {
+                    listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StoppedAsItEnded(result.outcome().name()));
+                }
                 getContext().onFailure(cause != null ? cause : new FlowInterruptedException(Result.ABORTED, true));
                 return;
             }

@@ -41,6 +41,8 @@ final class FreestyleSession implements SessionDriver.Build {
     private final TaskListener listener;
     private final CompletableFuture<SessionResult> recorded = new CompletableFuture<>();
     private volatile ResumeState state;
+    /** Whether the build was stopped (its thread interrupted) while the session ran or ended. */
+    private boolean stopped;
 
     private FreestyleSession(Run<?, ?> run, hudson.tasks.BuildStep buildStep, Launcher launcher, TaskListener listener) {
         this.run = run;
@@ -69,7 +71,7 @@ final class FreestyleSession implements SessionDriver.Build {
             driver.follow(prepared.follower(), session);
         }
         SessionResult result = build.await(driver);
-        return new Ended(result, Outcomes.verdict(result, prepared.state().plan()));
+        return new Ended(result, build.stopped ? BuildVerdict.ABORTED : Outcomes.verdict(result, prepared.state().plan()));
     }
 
     /** Waits until the session is recorded; an interrupt stops it, and past the deadline it ends anyway. */
@@ -77,8 +79,12 @@ final class FreestyleSession implements SessionDriver.Build {
         long deadline = 0;
         while (true) {
             try {
-                return deadline == 0 ? recorded.get() : recorded.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                SessionResult result = deadline == 0 ? recorded.get() : recorded.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                // an interrupt that came as the result did is not thrown by get(), only left set: it is a stop all the same
+                stopped |= Thread.interrupted();
+                return result;
             } catch (InterruptedException e) {
+                stopped = true;
                 driver.requestStop();
                 if (deadline == 0) {
                     deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_DEADLINE_SECONDS);

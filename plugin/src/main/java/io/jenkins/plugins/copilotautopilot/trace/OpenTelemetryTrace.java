@@ -44,9 +44,6 @@ final class OpenTelemetryTrace {
             return null;
         }
         stepSpan.setAllAttributes(attributes(StepSpanAttributes.of(result)));
-        if (!result.completed()) {
-            stepSpan.setStatus(StatusCode.ERROR, result.outcome().name());
-        }
         int recorded = spans == null ? 0 : record(CliSpan.inParentOrder(spans), stepSpan);
         return new Recorded(recorded, stepSpan.getSpanContext().getTraceId());
     }

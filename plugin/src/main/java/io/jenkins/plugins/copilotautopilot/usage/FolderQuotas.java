@@ -9,7 +9,9 @@ import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
 import java.util.ArrayList;
 import java.util.List;
 import org.jenkinsci.Symbol;
+import net.sf.json.JSONObject;
 import org.kohsuke.stapler.DataBoundConstructor;
+import org.kohsuke.stapler.StaplerRequest2;
 
 /**
  * A folder's quotas on what Copilot sessions below it spend across runs: for everything in it together, or for each job
@@ -46,6 +48,18 @@ public final class FolderQuotas extends AbstractFolderProperty<AbstractFolder<?>
         @Override
         public String getDisplayName() {
             return Messages.FolderQuotas_DisplayName();
+        }
+
+        /** None for a form without quotas (a folder gets no empty property); a value that is no quota is one line. */
+        @Override
+        public AbstractFolderProperty<?> newInstance(StaplerRequest2 req, JSONObject formData) throws FormException {
+            FolderQuotas property;
+            try {
+                property = (FolderQuotas) super.newInstance(req, formData);
+            } catch (RuntimeException e) {
+                throw new FormException(Messages.QuotaConfiguration_Invalid(QuotaForms.why(e)), "quotas");
+            }
+            return property == null || property.getQuotas().isEmpty() ? null : property;
         }
     }
 }

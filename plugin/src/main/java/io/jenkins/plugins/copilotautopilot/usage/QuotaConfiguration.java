@@ -77,11 +77,25 @@ public final class QuotaConfiguration extends GlobalConfiguration {
         return out;
     }
 
+    /** Takes the System page's section whole, or nothing of it: a value that is no quota is one line on the page. */
     @Override
-    public boolean configure(StaplerRequest2 req, JSONObject json) {
-        quotas = new ArrayList<>();
-        usageRetentionDays = null;
-        req.bindJSON(this, json);
+    public boolean configure(StaplerRequest2 req, JSONObject json) throws FormException {
+        Object given = json.opt("quotas");
+        List<QuotaLimit> bound;
+        try {
+            bound = given == null ? List.of() : req.bindJSONToList(QuotaLimit.class, given);
+        } catch (RuntimeException e) {
+            throw new FormException(Messages.QuotaConfiguration_Invalid(QuotaForms.why(e)), "quotas");
+        }
+        String days = json.optString("usageRetentionDays", "").strip();
+        Integer retention;
+        try {
+            retention = days.isEmpty() ? null : Integer.valueOf(days);
+        } catch (NumberFormatException e) {
+            throw new FormException(Messages.QuotaConfiguration_BadRetention(days), "usageRetentionDays");
+        }
+        quotas = new ArrayList<>(bound);
+        usageRetentionDays = retention == null || retention < 1 ? null : retention;
         save();
         return true;
     }

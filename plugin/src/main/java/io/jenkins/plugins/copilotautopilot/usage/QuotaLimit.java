@@ -25,20 +25,49 @@ public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
     private String window = Quota.Window.DAY.name();
     private boolean eachJob;
 
+    /**
+     * @param metric {@code TOKENS} or {@code PREMIUM_REQUESTS}
+     * @param limit  a number of 0 or more, as the form and JCasC give it
+     * @throws IllegalArgumentException saying what is wrong (the System page shows it)
+     */
     @DataBoundConstructor
-    public QuotaLimit(String metric, double limit) {
-        this.metric = Quota.Metric.valueOf(metric.trim().toUpperCase(Locale.ROOT)).name();
-        if (!(limit >= 0) || Double.isInfinite(limit)) {
-            throw new IllegalArgumentException("a quota's limit must be a number of 0 or more, not " + limit);
+    public QuotaLimit(String metric, String limit) {
+        this.metric = metric(metric).name();
+        this.limit = parseLimit(limit);
+    }
+
+    private static Quota.Metric metric(String name) {
+        try {
+            return Quota.Metric.valueOf(name == null ? "" : name.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Messages.QuotaLimit_BadMetric(name), e);
         }
-        this.limit = limit;
+    }
+
+    /** The limit of {@code text}, a number of 0 or more; else an exception saying so. */
+    static double parseLimit(String text) {
+        double value;
+        try {
+            value = Double.parseDouble(text == null ? "" : text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(Messages.QuotaLimit_BadLimit(text), e);
+        }
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(Messages.QuotaLimit_BadLimit(text));
+        }
+        return value;
     }
 
     public String getMetric() {
         return metric;
     }
 
-    public double getLimit() {
+    /** As the form and JCasC show it: a whole number without a fraction. */
+    public String getLimit() {
+        return limit == Math.rint(limit) && Math.abs(limit) < 1e15 ? Long.toString((long) limit) : Double.toString(limit);
+    }
+
+    public double limit() {
         return limit;
     }
 
@@ -48,7 +77,11 @@ public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
 
     @DataBoundSetter
     public void setWindow(String window) {
-        this.window = window == null || window.isBlank() ? Quota.Window.DAY.name() : Quota.Window.valueOf(window.trim().toUpperCase(Locale.ROOT)).name();
+        try {
+            this.window = window == null || window.isBlank() ? Quota.Window.DAY.name() : Quota.Window.valueOf(window.strip().toUpperCase(Locale.ROOT)).name();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Messages.QuotaLimit_BadWindow(window), e);
+        }
     }
 
     public boolean isEachJob() {
@@ -95,10 +128,10 @@ public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
         @POST
         public FormValidation doCheckLimit(@QueryParameter String value) {
             try {
-                double limit = Double.parseDouble(value.trim());
-                return limit >= 0 && !Double.isInfinite(limit) ? FormValidation.ok() : FormValidation.error(Messages.QuotaLimit_BadLimit(value));
-            } catch (NumberFormatException e) {
-                return FormValidation.error(Messages.QuotaLimit_BadLimit(value));
+                parseLimit(value);
+                return FormValidation.ok();
+            } catch (IllegalArgumentException e) {
+                return FormValidation.error(e.getMessage());
             }
         }
     }

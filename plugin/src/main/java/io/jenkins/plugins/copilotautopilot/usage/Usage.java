@@ -45,25 +45,42 @@ public final class Usage {
     static final String FILE = "copilot-autopilot/usage.jsonl";
 
     private volatile UsageLedger ledger;
+    private volatile boolean shutDown;
 
     static Usage get() {
         return ExtensionList.lookupSingleton(Usage.class);
     }
 
-    /** The index, opened (and rebuilt when missing) on first use. */
-    synchronized UsageLedger ledger() throws IOException {
-        if (ledger == null) {
-            Path file = Jenkins.get().getRootDir().toPath().resolve(FILE);
-            UsageLedger opened = UsageLedger.open(file, Clock.systemDefaultZone(), QuotaConfiguration.get().retentionDays());
-            if (opened.wasMissing()) {
-                opened.rebuild(finishedSessions(QuotaConfiguration.get().retentionDays()));
+    /**
+     * The index, opened on first use. A missing file is rebuilt from the builds by the caller that opened it, outside
+     * any lock: the others (followers, pages) use the index meanwhile, and what they record is not counted again.
+     */
+    UsageLedger ledger() throws IOException {
+        UsageLedger l = ledger;
+        if (l != null) {
+            return l;
+        }
+        UsageLedger opened;
+        synchronized (this) {
+            if (shutDown) {
+                throw new IOException("Jenkins is shutting down: the Copilot usage index is closed");
             }
+            if (ledger != null) {
+                return ledger;
+            }
+            Path file = Jenkins.get().getRootDir().toPath().resolve(FILE);
+            opened = UsageLedger.open(file, Clock.systemDefaultZone(), QuotaConfiguration.get().retentionDays());
             if (opened.skippedLines() > 0) {
                 LOGGER.warning(() -> "the Copilot usage index " + file + " has " + opened.skippedLines() + " damaged lines, left out of every count");
             }
             ledger = opened;
         }
-        return ledger;
+        if (opened.wasMissing()) {
+            List<UsageLedger.SessionSummary> sessions = finishedSessions(QuotaConfiguration.get().retentionDays());
+            opened.rebuild(sessions);
+            LOGGER.info(() -> "the Copilot usage index was missing: rebuilt from " + sessions.size() + " sessions of the builds");
+        }
+        return opened;
     }
 
     /**
@@ -91,22 +108,26 @@ public final class Usage {
         });
     }
 
-    /** Closes the index (tests that start Jenkins again in one JVM, and a restart). */
+    /** Closes the index for good: sessions still followed while Jenkins stops count no more. */
     @hudson.init.Terminator
-    public static void close() {
-        Usage usage = ExtensionList.lookup(Usage.class).isEmpty() ? null : get();
-        if (usage != null) {
-            synchronized (usage) {
-                try {
-                    if (usage.ledger != null) {
-                        usage.ledger.close();
-                    }
-                } catch (IOException e) {
-                    LOGGER.log(Level.FINE, "could not close the Copilot usage index", e);
-                }
-                usage.ledger = null;
-            }
+    public static void shutDown() {
+        if (!ExtensionList.lookup(Usage.class).isEmpty()) {
+            Usage usage = get();
+            usage.shutDown = true;
+            usage.closeIndex();
         }
+    }
+
+    /** Closes the index; the next use opens it again (and rebuilds it if its file is gone). */
+    synchronized void closeIndex() {
+        try {
+            if (ledger != null) {
+                ledger.close();
+            }
+        } catch (IOException e) {
+            LOGGER.log(Level.FINE, "could not close the Copilot usage index", e);
+        }
+        ledger = null;
     }
 
     /** The session's key in the index: the build's id and the step's invocation. */
@@ -208,14 +229,17 @@ public final class Usage {
                     if (run.getTimeInMillis() < since) {
                         break; // newest first
                     }
-                    CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
-                    if (action == null) {
-                        continue;
-                    }
-                    for (SessionRecord s : action.getSessions()) {
-                        Instant ended = Instant.ofEpochMilli(run.getStartTimeInMillis() + s.getDurationMillis());
-                        sessions.add(new UsageLedger.SessionSummary(key(run, s.getInvocationId()), job.getFullName(), modelName(s.getModel()), ended,
-                                spend(s.getInputTokens(), s.getOutputTokens(), s.getPremiumRequests()), s.getOutcome()));
+                    try {
+                        CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
+                        for (SessionRecord s : action == null ? List.<SessionRecord>of() : action.getSessions()) {
+                            // the record keeps no end time: the build's start plus the session's time, an upper bound
+                            Instant ended = Instant.ofEpochMilli(run.getStartTimeInMillis() + s.getDurationMillis());
+                            sessions.add(new UsageLedger.SessionSummary(key(run, s.getInvocationId()), job.getFullName(),
+                                    modelName(s.getModel()), ended, spend(s.getInputTokens(), s.getOutputTokens(), s.getPremiumRequests()),
+                                    s.getOutcome()));
+                        }
+                    } catch (RuntimeException e) {
+                        LOGGER.log(Level.WARNING, "the Copilot usage index leaves out the sessions of " + run + ", which cannot be read", e);
                     }
                 }
             }

@@ -68,6 +68,11 @@ public final class UsageAction implements Action {
             return AbstractItem.class;
         }
 
+        @Override
+        public Class<? extends Action> actionType() {
+            return UsageAction.class; // asked only when that (or any action) is looked for
+        }
+
         @NonNull
         @Override
         public Collection<? extends Action> createFor(@NonNull AbstractItem item) {
@@ -75,7 +80,8 @@ public final class UsageAction implements Action {
             if (!(item instanceof Job<?, ?>) && !folder) {
                 return List.of();
             }
-            boolean quotas = folder && ((AbstractFolder<?>) item).getProperties().get(FolderQuotas.class) != null;
+            FolderQuotas property = folder ? ((AbstractFolder<?>) item).getProperties().get(FolderQuotas.class) : null;
+            boolean quotas = property != null && !property.getQuotas().isEmpty();
             return quotas || Usage.ranRecently(item.getFullName()) ? List.of(new UsageAction(item)) : List.of();
         }
     }

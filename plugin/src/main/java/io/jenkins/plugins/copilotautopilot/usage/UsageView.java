@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.usage;
 
 import hudson.model.Job;
 import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
+import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageExport;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
 import io.jenkins.plugins.copilotautopilot.core.report.TrendSvg;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 import jenkins.model.Jenkins;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
@@ -42,13 +42,6 @@ public final class UsageView {
 
     /** A day's totals over the rows shown. */
     public record Day(LocalDate day, long tokens, double premiumRequests, int sessions, String worstOutcome) {
-        public String getTokensText() {
-            return TrendSvg.thousands(tokens);
-        }
-
-        public String getPremiumRequestsText() {
-            return Texts.number(premiumRequests);
-        }
     }
 
     /** A quota that counts for the scope, and what it counts now. */
@@ -59,8 +52,13 @@ public final class UsageView {
     public List<UsageLedger.DayUsage> rows(int days) throws IOException {
         UsageLedger ledger = Usage.get().ledger();
         LocalDate today = LocalDate.now(ledger.zone());
-        Predicate<String> shown = job -> Usage.within(scope, job) && (everything ? true : readable(job));
-        return ledger.days(today.minusDays(days - 1L), today, shown);
+        List<UsageLedger.DayUsage> rows = ledger.days(today.minusDays(days - 1L), today, job -> Usage.within(scope, job));
+        if (everything) {
+            return rows;
+        }
+        // each job asked once, and outside the index's lock (an authorization strategy may be slow)
+        Map<String, Boolean> readable = new java.util.HashMap<>();
+        return rows.stream().filter(r -> readable.computeIfAbsent(r.job(), UsageView::readable)).toList();
     }
 
     private static boolean readable(String job) {
@@ -87,7 +85,7 @@ public final class UsageView {
             premium.computeIfAbsent(r.day(), d -> new double[1])[0] += r.premiumRequests();
             sessions.computeIfAbsent(r.day(), d -> new int[1])[0] += r.sessions();
             for (String outcome : r.outcomes().keySet()) {
-                worst.merge(r.day(), outcome, UsageView::worse);
+                worst.merge(r.day(), outcome, (a, b) -> Outcomes.worst(List.of(a, b)));
             }
         }
         List<Day> out = new ArrayList<>();
@@ -95,9 +93,13 @@ public final class UsageView {
         return out;
     }
 
-    /** The worse of two outcomes, as the trend colours builds: anything but COMPLETED is worse than COMPLETED. */
-    private static String worse(String a, String b) {
-        return "COMPLETED".equals(a) ? b : a;
+    /** Tokens as the log writes them: with thousands separators. */
+    public static String tokensText(long tokens) {
+        return TrendSvg.thousands(tokens);
+    }
+
+    public static String premiumRequestsText(double premiumRequests) {
+        return Texts.number(premiumRequests);
     }
 
     public static String outcomesText(Map<String, Integer> outcomes) {
@@ -116,7 +118,7 @@ public final class UsageView {
         List<QuotaState> states = new ArrayList<>();
         for (Quota q : quotas) {
             if (job == null && q.target() == Quota.Target.EACH_JOB) {
-                states.add(new QuotaState(q.describe("each on its own"), "", false)); // counted per job: shown on the job's page
+                states.add(new QuotaState(q.describe("counted on each job's page"), "", false));
                 continue;
             }
             double spent = ledger.spent(q, job == null ? "" : job.getFullName()); // a controller's or folder's counts all it covers

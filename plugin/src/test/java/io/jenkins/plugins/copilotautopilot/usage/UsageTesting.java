@@ -22,7 +22,7 @@ public final class UsageTesting {
 
     /** Closes the index and deletes its file: the next use rebuilds it. */
     public static void deleteIndex() throws IOException {
-        Usage.close();
+        Usage.get().closeIndex();
         Files.delete(indexFile());
     }
 }

@@ -30,13 +30,14 @@ public final class UsageExport {
             ObjectNode row = array.addObject().put("day", r.day().toString()).put("job", r.job()).put("model", r.model())
                     .put("tokens", r.tokens()).put("premiumRequests", r.premiumRequests()).put("sessions", r.sessions());
             ObjectNode o = row.putObject("outcomes");
-            r.outcomes().forEach(o::put);
+            new java.util.TreeMap<>(r.outcomes()).forEach(o::put); // in the same order after a restart
         }
         return array.toString();
     }
 
     private static String outcomes(Map<String, Integer> outcomes) {
-        return outcomes.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
+        return new java.util.TreeMap<>(outcomes).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(";")); // by name: the same after a restart
     }
 
     /**

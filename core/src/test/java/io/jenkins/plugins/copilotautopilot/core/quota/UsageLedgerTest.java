@@ -274,9 +274,12 @@ class UsageLedgerTest {
     }
 
     @Test
-    void csvFieldsAreQuotedAndFormulasDefused() {
+    void csvFieldsAreQuotedAndFormulasDefusedAndOutcomesInOneOrder() {
+        Map<String, Integer> outcomes = new java.util.LinkedHashMap<>();
+        outcomes.put("FAILED", 1); // as a ledger read back after a restart may hold them
+        outcomes.put("COMPLETED", 1);
         List<UsageLedger.DayUsage> rows = List.of(new UsageLedger.DayUsage(LocalDate.of(2026, 12, 2), "=cmd,x", "gpt \"x\"", 10, 1.5, 2,
-                new java.util.TreeMap<>(Map.of("COMPLETED", 1, "FAILED", 1))));
+                outcomes));
         assertThat(UsageExport.csv(rows)).isEqualTo("day,job,model,tokens,premiumRequests,sessions,outcomes\n"
                 + "2026-12-02,\"'=cmd,x\",\"gpt \"\"x\"\"\",10,1.5,2,COMPLETED=1;FAILED=1\n");
         assertThat(UsageExport.json(rows)).isEqualTo("[{\"day\":\"2026-12-02\",\"job\":\"=cmd,x\",\"model\":\"gpt \\\"x\\\"\",\"tokens\":10,"
