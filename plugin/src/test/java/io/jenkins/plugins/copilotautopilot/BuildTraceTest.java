@@ -91,18 +91,15 @@ class BuildTraceTest {
     @Test
     void theFreestyleBuildStepsSpanHasTheSessionAndTheClisSpansBelowIt() throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
-            CopilotAutopilotStep task = new CopilotAutopilotStep("Write hi.txt.");
-            task.setCopilotPath(TestCli.executable().path());
-            task.setProviderBaseUrl(model.baseUrl());
-            task.setModel("fake-model");
-            task.setOffline(true);
-            task.setAllowAllTools(true);
+            CopilotAutopilotStep task = TestPipelines.scriptedTask("Write hi.txt.", model);
             FreeStyleProject p = j.createFreeStyleProject();
             p.getBuildersList().add(new CopilotAutopilotBuilder(task));
             FreeStyleBuild b = j.buildAndAssertSuccess(p);
 
             j.assertLogContains("[copilot] OpenTelemetry: 5 of the CLI's spans recorded under this step's span", b);
             SpanData step = awaitSpan(s -> s.getAttributes().get(OUTCOME) != null);
+            assertEquals("CopilotAutopilotBuilder", step.getAttributes().get(AttributeKey.stringKey("jenkins.pipeline.step.name")),
+                    "the attributes are on the build step's own span");
             assertSessionAttributes(step);
             assertClisSpansBelow(step);
         }

@@ -91,12 +91,7 @@ class StopAsTheSessionEndsTest {
     @org.junit.jupiter.api.RepeatedTest(3) // the stop races the result: a stop that comes with it is one too
     void aFreestyleBuildStoppedWhileItsSessionEndsStopsThere(JenkinsRule j) throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
-            CopilotAutopilotStep task = new CopilotAutopilotStep("Write hi.txt.");
-            task.setCopilotPath(TestCli.executable().path());
-            task.setProviderBaseUrl(model.baseUrl());
-            task.setModel("fake-model");
-            task.setOffline(true);
-            task.setAllowAllTools(true);
+            CopilotAutopilotStep task = TestPipelines.scriptedTask("Write hi.txt.", model);
             FreeStyleProject p = j.createFreeStyleProject();
             p.getBuildersList().add(new CopilotAutopilotBuilder(task));
             p.getBuildersList().add(new Shell("echo AFTER-THE-STEP"));

@@ -9,6 +9,18 @@ public final class TestPipelines {
     private TestPipelines() {
     }
 
+    /** A Freestyle task for the real CLI and the scripted {@code model}, every tool allowed. */
+    public static io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep scriptedTask(String prompt,
+            io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer model) {
+        io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep task = new io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep(prompt);
+        task.setCopilotPath(io.jenkins.plugins.copilotautopilot.core.testing.TestCli.executable().path());
+        task.setProviderBaseUrl(model.baseUrl());
+        task.setModel("fake-model");
+        task.setOffline(true);
+        task.setAllowAllTools(true);
+        return task;
+    }
+
     /** A new job running {@code script} in the Groovy sandbox, as an ordinary user's Pipeline would. */
     public static WorkflowJob create(JenkinsRule j, String script) throws Exception {
         WorkflowJob p = j.createProject(WorkflowJob.class, "p" + j.jenkins.getItems().size());
