@@ -72,7 +72,7 @@ class StopAsTheSessionEndsTest {
         goOn = new CountDownLatch(1);
     }
 
-    @Test
+    @org.junit.jupiter.api.RepeatedTest(3)
     void aPipelineStoppedWhileItsSessionEndsStopsThere(JenkinsRule j) throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
             WorkflowRun b = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Write hi.txt.', copilotPath: '" + TestCli.executable().path()
@@ -80,11 +80,24 @@ class StopAsTheSessionEndsTest {
                     + "  echo 'AFTER THE STEP' }").scheduleBuild2(0).waitForStart();
             assertTrue(ending.await(2, TimeUnit.MINUTES), "the session ended");
             b.doStop();
+            // the stop reaches the step asynchronously (the build's executor, then the Pipeline's thread): wait until it has
+            ApprovalStepTest.waitFor(() -> stepStatus(b).contains("asked to stop"), java.time.Duration.ofSeconds(60), b);
             goOn.countDown();
 
             j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(b));
             j.assertLogContains("[copilot] The build was stopped while the session was ending (COMPLETED): the step ends as stopped.", b);
             j.assertLogNotContains("AFTER THE STEP", b);
+        }
+    }
+
+    /** What the running step says of itself (as a thread dump shows it). */
+    private static String stepStatus(WorkflowRun b) {
+        try {
+            return b.getExecution().getCurrentExecutions(true).get(10, TimeUnit.SECONDS).stream()
+                    .map(org.jenkinsci.plugins.workflow.steps.StepExecution::getStatus).filter(java.util.Objects::nonNull)
+                    .collect(java.util.stream.Collectors.joining(" | "));
+        } catch (Exception e) {
+            return e.toString();
         }
     }
 

@@ -341,7 +341,8 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     @Override
     public String getStatus() {
         SessionDriver d = driver;
-        return d == null ? "starting the Copilot CLI" : d.status();
+        String status = d == null ? "starting the Copilot CLI" : d.status();
+        return stopCause == null ? status : status + "; asked to stop";
     }
 
     @Override
