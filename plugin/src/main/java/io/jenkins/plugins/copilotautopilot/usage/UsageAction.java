@@ -34,7 +34,7 @@ public final class UsageAction implements Action {
 
     @Override
     public String getIconFileName() {
-        return item.hasPermission(Item.READ) ? "symbol-stats-chart-outline plugin-ionicons-api" : null;
+        return item.hasPermission(Item.READ) ? UsageView.ICON : null;
     }
 
     @Override

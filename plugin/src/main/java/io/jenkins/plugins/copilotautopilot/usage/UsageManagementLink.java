@@ -14,7 +14,7 @@ import org.kohsuke.stapler.StaplerResponse2;
 public final class UsageManagementLink extends ManagementLink {
     @Override
     public String getIconFileName() {
-        return "symbol-stats-chart-outline plugin-ionicons-api";
+        return UsageView.ICON;
     }
 
     @Override

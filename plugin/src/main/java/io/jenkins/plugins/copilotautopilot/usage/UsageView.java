@@ -25,6 +25,8 @@ import org.kohsuke.stapler.StaplerResponse2;
  * which also shows jobs deleted since.
  */
 public final class UsageView {
+    /** The usage pages' icon, in the sidebar and under Manage Jenkins. */
+    static final String ICON = "symbol-stats-chart-outline plugin-ionicons-api";
     static final int DEFAULT_DAYS = 30;
     static final int MAX_DAYS = 400;
 
