@@ -257,12 +257,16 @@ public final class BenchmarkMain {
         long mismatches = results.stream().mapToLong(ConcurrentSessions.Result::mismatches).sum();
         String mismatch = results.stream().map(ConcurrentSessions.Result::mismatch).filter(java.util.Objects::nonNull).findFirst().orElse(null);
         row("Concurrent sessions, N = " + ns + " in a JVM with `" + SESSIONS_HEAP + "` each: every session replays a real capture at "
-                        + (speedup == 1 ? "its recorded pace" : speedup + "× its recorded pace") + " through its own follower, engine, masker, log sink"
-                        + " and journal on disk, all ticked by one shared scheduler with the plugin's 4 threads and timings (window "
-                        + String.format(Locale.ROOT, "%.0f", seconds) + " s)",
+                        + (speedup == 1 ? "its recorded pace" : speedup + "× its recorded pace") + " into its control folder; the agent's side"
+                        + " (the plugin's watch handler, " + ConcurrentSessions.AGENT_THREADS + " threads) reads it every "
+                        + ConcurrentSessions.HANDOVER_MILLIS + " ms and hands what is new over, serialized, to the controller's side (its own"
+                        + " engine, masker, log sink and journal on disk, followed on " + ConcurrentSessions.REMOTING_THREADS
+                        + " channel threads and looked at by one shared scheduler with the plugin's " + ConcurrentSessions.FOLLOWER_THREADS
+                        + " threads and timings; window " + String.format(Locale.ROOT, "%.0f", seconds) + " s)",
                 (mismatches == 0 ? "all ran" : "FAILED: " + mismatches + " sessions ended unlike their capture (" + mismatch + ")")
                         + "; CLI lines/s " + join(results, r -> fmt(Math.round(r.lines() / r.windowSeconds())), " / ")
-                        + "; looks/s " + join(results, r -> fmt(Math.round(r.looks() / r.windowSeconds())), " / ")
+                        + "; hand-overs/s " + join(results, r -> fmt(Math.round(r.handovers() / r.windowSeconds())), " / ")
+                        + "; follower looks/s " + join(results, r -> fmt(Math.round(r.looks() / r.windowSeconds())), " / ")
                         + "; sessions ended and replaced " + join(results, r -> fmt(r.finished()), " / "),
                 "1,000 sessions run in `" + SESSIONS_HEAP + "`");
         row("Live heap per running session (after full GCs while all N run, minus N = 0, divided by N), N = " + ns,
@@ -270,15 +274,30 @@ public final class BenchmarkMain {
                         + " (" + mb(results.get(results.size() - 1).heap() - results.get(results.size() - 1).baselineHeap()) + " for "
                         + fmt(results.get(results.size() - 1).sessions()) + ")",
                 "— (old plugin: 600–750 KB)");
-        row("Follower CPU per session-minute (CPU time of the follower threads), N = " + ns,
+        row("Controller CPU per session-minute (CPU time of the follower and channel threads), N = " + ns,
                 join(results, r -> String.format(Locale.ROOT, "%.1f ms", r.cpuPerSessionMinute() * 1000), " / "), "—");
         ConcurrentSessions.Result last = results.get(results.size() - 1);
-        row("Follower CPU, " + fmt(last.sessions()) + " sessions",
-                String.format(Locale.ROOT, "%.1f %% of one core: %.1f µs per CLI line, looks included; of it %.1f %% reading the"
-                                + " control folders (in Jenkins the agents' part) and %.1f %% writing the step's checkpoint files",
-                        last.coreShare() * 100, last.cpuMicrosPerLine(), last.readCpuSeconds() / last.windowSeconds() * 100,
+        row("Controller CPU, " + fmt(last.sessions()) + " sessions",
+                String.format(Locale.ROOT, "%.1f %% of one core (%.1f %% following hand-overs, %.1f %% the scheduler's looks): %.1f µs per"
+                                + " CLI line; of it %.1f %% writing the step's checkpoint files",
+                        last.coreShare() * 100, last.remotingCpuSeconds() / last.windowSeconds() * 100,
+                        last.followerCpuSeconds() / last.windowSeconds() * 100, last.cpuMicrosPerLine(),
                         last.checkpointCpuSeconds() / last.windowSeconds() * 100),
                 "≤ 10 % of one core (old plugin: ~60 µs per event)");
+        // the same sessions followed as the plugin did before issue 32, in this run: a checkpoint after every hand-over
+        ConcurrentSessions.Result before = ConcurrentSessions.Result.parse(child(work, List.of(SESSIONS_HEAP,
+                        "-Dbench.handoverCheckpointMillis=0"), ConcurrentSessions.class.getName(), String.valueOf(last.sessions()),
+                String.valueOf(seconds), String.valueOf(speedup)));
+        row("The same, " + fmt(before.sessions()) + " sessions, with a checkpoint after every hand-over (the plugin before issue 32)",
+                String.format(Locale.ROOT, "%.1f %% of one core (%.1f %% following hand-overs): %.1f µs per CLI line; of it %.1f %%"
+                                + " writing the step's checkpoint files; delay p99 %.0f ms",
+                        before.coreShare() * 100, before.remotingCpuSeconds() / before.windowSeconds() * 100, before.cpuMicrosPerLine(),
+                        before.checkpointCpuSeconds() / before.windowSeconds() * 100, before.p99() / 1e6),
+                "—");
+        row("Agents' CPU, " + fmt(last.sessions()) + " sessions (the watch handlers' looks and hand-overs, in Jenkins spread over the agents)",
+                String.format(Locale.ROOT, "%.1f %% of one core: %.1f µs per look", last.agentCoreShare() * 100,
+                        last.agentCpuSeconds() * 1e6 / (last.sessions() * last.windowSeconds() * 1000.0 / ConcurrentSessions.HANDOVER_MILLIS)),
+                "—");
         row("Threads / open file descriptors, N = 0 / " + ns,
                 "threads " + last.baselineThreads() + " / " + join(results, r -> String.valueOf(r.threads()), " / ")
                         + "; descriptors " + last.baselineFds() + " / " + join(results, r -> fmt(r.fds()), " / "),

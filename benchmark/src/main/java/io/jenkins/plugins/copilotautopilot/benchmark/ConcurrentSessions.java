@@ -15,6 +15,8 @@ import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
+import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -41,19 +43,24 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
 
 /**
- * Many sessions followed at once, as the Jenkins controller follows them: N sessions, each replaying a real
- * capture at its recorded pace, each through its own {@link SessionFollower} (engine, masker, live log sink,
- * journal on disk, a checkpoint after output at most once a second as the step saves it), all ticked by one
- * shared {@link PollingScheduler} with the plugin's 4 threads and timings (100 ms after output, up to 500 ms when
- * quiet). A writer (one thread) plays the CLIs: it appends each capture's lines to the session's output file when
- * they are due and writes the exit code file after the last; a session that ends is replaced by a new one with the
- * next capture, so N sessions run all the time.
+ * Many sessions followed at once, as the Jenkins plugin follows them with durable-task's watch: N sessions, each
+ * replaying a real capture at its recorded pace into its control folder. On the agent's side (the plugin's
+ * {@code EventsHandler}, on {@value #AGENT_THREADS} timer threads) each session's folder is read every
+ * {@link #HANDOVER_MILLIS} (250 ms, as the plugin) with the plugin's code, and what is new is handed over: serialized, taken on one of the
+ * controller's {@value #REMOTING_THREADS} channel threads and followed there at once ({@code AgentSession.deliver},
+ * {@code SessionDriver.handedOver}: its own {@link SessionFollower}, engine, masker, live log sink and journal on disk,
+ * a checkpoint at most once a second); one shared {@link PollingScheduler} with the plugin's 4 threads and timings
+ * (100 ms after output, up to 500 ms when quiet) looks at each session as the step does. A writer (one thread) plays
+ * the CLIs: it appends each capture's lines to the session's output file when they are due and writes the exit code
+ * file after the last; a session that ends is replaced by a new one with the next capture, so N sessions run all the
+ * time.
  *
- * <p>Measured in a window after a ramp-up: the CPU time of the follower threads (per-thread CPU time, so the
- * writer's work is not counted), the delay from a line's write (stamped just before the writer appends it) to
- * its rendered line reaching the log sink, matched by their position in the session (see {@link ReplayCapture});
- * then, with all N sessions still running, the live heap after full collections, threads and open file
- * descriptors. The baseline (N = 0) is taken with the same threads started and the code warmed up.
+ * <p>Measured in a window after a ramp-up, from per-thread CPU time (so the writer's work is not counted): the
+ * controller's (the follower and channel threads) and the agents' (the handlers' looks, reads and serialization);
+ * the delay from a line's write (stamped just before the writer appends it) to its rendered line reaching the log
+ * sink, matched by their position in the session (see {@link ReplayCapture}); then, with all N sessions still running,
+ * the live heap after full collections, threads and open file descriptors. The baseline (N = 0) is taken with the
+ * same threads started and the code warmed up. Not measured: remoting's own framing and threads around a call.
  *
  * <p>Run in its own JVM ({@code main}); prints one line of {@code key=value} pairs.
  */
@@ -64,13 +71,27 @@ public final class ConcurrentSessions {
     private static final String FOLLOWER_PREFIX = "follower-";
     private static final String WRITER_PREFIX = "writer-";
     private static final String STARTER_PREFIX = "starter-";
+    private static final String AGENT_PREFIX = "agent-";
+    private static final String REMOTING_PREFIX = "remoting-";
+    /** The agent's side, durable-task's watch with the plugin's handler: a look at each session this often ({@code EventsHandler}). */
+    static final long HANDOVER_MILLIS = Long.getLong("bench.handoverMillis", 250);
+    /** Threads of the agent JVM's timer that run the handlers' looks, and of the controller's channel that takes hand-overs. */
+    static final int AGENT_THREADS = 2;
+    static final int REMOTING_THREADS = 4;
     private static final long JOURNAL_LIMIT = 256L * 1024 * 1024;
+    /** The most of each file handed over at once ({@code AgentSession.CHUNK_BYTES}). */
+    private static final int MAX_BYTES = PLUGIN_TIMINGS.chunkBytes();
     /** What the CLI writes first into its session state: its system prompt, about 24 KB (CLI 1.0.102, measured). */
     private static final byte[] SYSTEM_MESSAGE = ("{\"type\":\"system.message\",\"data\":{\"content\":\""
             + "You are the GitHub Copilot CLI. ".repeat(750) + "\"},\"id\":\"s0\"}\n").getBytes(StandardCharsets.UTF_8);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** How often the step saves a checkpoint while output flows ({@code CopilotAutopilotStepExecution}). */
     private static final long CHECKPOINT_MILLIS = Long.getLong("bench.checkpointMillis", 1000); // 0: none
+    /**
+     * How often a hand-over is followed by a checkpoint ({@code SessionDriver.handedOver}): 0, after each, as the plugin
+     * did before issue 32; otherwise at most this often.
+     */
+    private static final long HANDOVER_CHECKPOINT_MILLIS = Long.getLong("bench.handoverCheckpointMillis", 1000);
 
     private final int sessions;
     private final Path work;
@@ -84,8 +105,7 @@ public final class ConcurrentSessions {
     private final AtomicLong startedSessions = new AtomicLong();
     /** CPU time the follower threads spent writing checkpoint files (the step's, not the engine's). */
     private final AtomicLong checkpointCpu = new AtomicLong();
-    /** CPU of the looks at the control folders (in Jenkins, the agents' part: PollCallable), in the window. */
-    private final AtomicLong readCpu = new AtomicLong();
+    private final AtomicLong handovers = new AtomicLong();
     private final AtomicLong mismatches = new AtomicLong();
     private final Map<String, String> firstMismatch = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger serial = new AtomicInteger();
@@ -94,6 +114,8 @@ public final class ConcurrentSessions {
     private PollingScheduler followers;
     private ScheduledThreadPoolExecutor writer;
     private ScheduledThreadPoolExecutor starter;
+    private ScheduledThreadPoolExecutor agent;
+    private java.util.concurrent.ThreadPoolExecutor remoting;
     private volatile boolean stopping;
 
     ConcurrentSessions(int sessions, double speedup, Path work) {
@@ -121,32 +143,42 @@ public final class ConcurrentSessions {
     record Result(int sessions, double windowSeconds, long baselineHeap, long heap, int baselineThreads, int threads,
                   int baselineFds, int fds, double followerCpuSeconds, double writerCpuSeconds, long lines, long finished,
                   long mismatches, String mismatch, long delayCount, long p50, long p99, long max, double linesPerSessionSecond, long looks, double starterCpuSeconds, long startedInWindow,
-                  double checkpointCpuSeconds, double readCpuSeconds) {
+                  double checkpointCpuSeconds, double remotingCpuSeconds, double agentCpuSeconds, long handovers) {
         double heapPerSession() {
             return sessions == 0 ? 0 : (heap - baselineHeap) / (double) sessions;
         }
 
-        /** Follower CPU seconds per minute of one session. */
-        double cpuPerSessionMinute() {
-            return followerCpuSeconds / (sessions * windowSeconds / 60.0);
+        /** The controller's CPU time: its follower threads, and its channel's threads following what was handed over. */
+        double controllerCpuSeconds() {
+            return followerCpuSeconds + remotingCpuSeconds;
         }
 
-        /** The share of one core the followers took. */
+        /** The controller's CPU seconds per minute of one session. */
+        double cpuPerSessionMinute() {
+            return controllerCpuSeconds() / (sessions * windowSeconds / 60.0);
+        }
+
+        /** The share of one core the controller took. */
         double coreShare() {
-            return followerCpuSeconds / windowSeconds;
+            return controllerCpuSeconds() / windowSeconds;
+        }
+
+        /** The share of one core the agents' looks took (in Jenkins spread over the agents). */
+        double agentCoreShare() {
+            return agentCpuSeconds / windowSeconds;
         }
 
         double cpuMicrosPerLine() {
-            return lines == 0 ? Double.NaN : followerCpuSeconds * 1e6 / lines;
+            return lines == 0 ? Double.NaN : controllerCpuSeconds() * 1e6 / lines;
         }
 
         String toLine() {
             return String.format(Locale.ROOT, "sessions=%d windowSeconds=%.1f baselineHeap=%d heap=%d baselineThreads=%d threads=%d"
                             + " baselineFds=%d fds=%d followerCpuSeconds=%.4f writerCpuSeconds=%.4f lines=%d finished=%d"
-                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f readCpuSeconds=%.4f mismatch=%s",
+                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f remotingCpuSeconds=%.4f agentCpuSeconds=%.4f handovers=%d mismatch=%s",
                     sessions, windowSeconds, baselineHeap, heap, baselineThreads, threads, baselineFds, fds, followerCpuSeconds,
                     writerCpuSeconds, lines, finished, mismatches, delayCount, p50, p99, max, linesPerSessionSecond, looks,
-                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, readCpuSeconds, mismatch == null ? "-" : mismatch.replace(' ', '_'));
+                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, remotingCpuSeconds, agentCpuSeconds, handovers, mismatch == null ? "-" : mismatch.replace(' ', '_'));
         }
 
         static Result parse(String line) {
@@ -169,7 +201,8 @@ public final class ConcurrentSessions {
                     Long.parseLong(f.get("p50")), Long.parseLong(f.get("p99")), Long.parseLong(f.get("max")),
                     Double.parseDouble(f.get("linesPerSessionSecond")), Long.parseLong(f.get("looks")),
                     Double.parseDouble(f.get("starterCpuSeconds")), Long.parseLong(f.get("started")),
-                    Double.parseDouble(f.get("checkpointCpuSeconds")), Double.parseDouble(f.get("readCpuSeconds")));
+                    Double.parseDouble(f.get("checkpointCpuSeconds")), Double.parseDouble(f.get("remotingCpuSeconds")),
+                    Double.parseDouble(f.get("agentCpuSeconds")), Long.parseLong(f.get("handovers")));
         }
     }
 
@@ -188,6 +221,22 @@ public final class ConcurrentSessions {
             return t;
         });
         starter.prestartAllCoreThreads();
+        AtomicInteger agentThreads = new AtomicInteger();
+        agent = new ScheduledThreadPoolExecutor(AGENT_THREADS, r -> {
+            Thread t = new Thread(r, AGENT_PREFIX + agentThreads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        agent.setRemoveOnCancelPolicy(true);
+        agent.prestartAllCoreThreads();
+        AtomicInteger remotingThreads = new AtomicInteger();
+        remoting = new java.util.concurrent.ThreadPoolExecutor(REMOTING_THREADS, REMOTING_THREADS, 1, TimeUnit.MINUTES,
+                new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, REMOTING_PREFIX + remotingThreads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        remoting.prestartAllCoreThreads();
         // every thread there will be, started before the baseline
         for (int i = 0; i < FOLLOWER_THREADS * 2; i++) {
             followers.submit(() -> PollingScheduler.Next.DONE);
@@ -209,15 +258,21 @@ public final class ConcurrentSessions {
         Thread.sleep((long) (meanDuration / 1e6 * 1.5) + 3000);
 
         Map<Long, Long> followerCpu0 = cpuByThread(FOLLOWER_PREFIX);
+        Map<Long, Long> remotingCpu0 = cpuByThread(REMOTING_PREFIX);
+        Map<Long, Long> agentCpu0 = cpuByThread(AGENT_PREFIX);
         Map<Long, Long> writerCpu0 = cpuByThread(WRITER_PREFIX);
         Map<Long, Long> starterCpu0 = cpuByThread(STARTER_PREFIX);
         long started0 = startedSessions.get();
         long looks0 = polls.get();
+        long handovers0 = handovers.get();
         windowStart = System.nanoTime();
         Thread.sleep((long) (windowSeconds * 1000));
         windowEnd = System.nanoTime();
         long looks = polls.get() - looks0;
+        long handoversInWindow = handovers.get() - handovers0;
         double followerCpu = cpuSince(FOLLOWER_PREFIX, followerCpu0) / 1e9;
+        double remotingCpu = cpuSince(REMOTING_PREFIX, remotingCpu0) / 1e9;
+        double agentCpu = cpuSince(AGENT_PREFIX, agentCpu0) / 1e9;
         double writerCpu = cpuSince(WRITER_PREFIX, writerCpu0) / 1e9;
         double starterCpu = cpuSince(STARTER_PREFIX, starterCpu0) / 1e9;
         long startedInWindow = startedSessions.get() - started0;
@@ -238,12 +293,15 @@ public final class ConcurrentSessions {
         stopping = true;
         writer.shutdownNow();
         starter.shutdownNow();
+        agent.shutdownNow();
+        remoting.shutdownNow();
         followers.close();
         writer.awaitTermination(10, TimeUnit.SECONDS);
         String mismatch = firstMismatch.isEmpty() ? null : firstMismatch.values().iterator().next();
         return new Result(sessions, window, baselineHeap, heaps.get(1), baselineThreads, threads, baselineFds, fds, followerCpu, writerCpu,
                 lines, done, mismatches.get(), mismatch, delays.count(), delays.percentile(50), delays.percentile(99), delays.max(),
-                lines / (double) sessions / window, looks, starterCpu, startedInWindow, checkpointCpu.get() / 1e9, readCpu.get() / 1e9);
+                lines / (double) sessions / window, looks, starterCpu, startedInWindow, checkpointCpu.get() / 1e9, remotingCpu, agentCpu,
+                handoversInWindow);
     }
 
     /**
@@ -347,8 +405,14 @@ public final class ConcurrentSessions {
         int next;
         // the follower's
         SessionFollower follower;
-        FileCliSession session;
-        long lastCheckpoint;
+        final HandedOver inbox = new HandedOver();
+        final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        volatile long lastCheckpoint;
+        // the agent's: its watch and where it is in each file
+        java.util.concurrent.ScheduledFuture<?> agentLook;
+        long agentOutput;
+        long agentStderr;
+        long agentUsage;
         int rendered;
 
         Running(Slot slot, ReplayCapture capture, Path folder, Path sessionEvents, Path journalBase) {
@@ -430,7 +494,7 @@ public final class ConcurrentSessions {
 
         /**
          * On the starter, as the step starts a session (on its starter pool): the engine, the journal, the log's
-         * header, the first checkpoint; then the shared follower threads take over.
+         * header, the first checkpoint; then the shared follower threads take over, and the agent's watch hands over.
          */
         void startFollowing() {
             if (stopping) {
@@ -438,25 +502,25 @@ public final class ConcurrentSessions {
             }
             try {
                 follower = engine(this, journal).follow(command(folder), Map.of(), System.currentTimeMillis());
-                session = new FileCliSession(folder, this::readCpu);
                 if (CHECKPOINT_MILLIS > 0) {
                     saveCheckpoint();
                 }
                 startedSessions.incrementAndGet();
                 handle = followers.submit(this::poll);
+                agentLook = agent.scheduleWithFixedDelay(this::agentLook, HANDOVER_MILLIS, HANDOVER_MILLIS, TimeUnit.MILLISECONDS);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
-        /** On a follower thread: one look, as the step's poll does it. */
+        /** On a follower thread: one look at what was handed over, as the step's look does it ({@code SessionDriver.look}). */
         PollingScheduler.Next poll() {
-            if (stopping) {
+            if (stopping || done.get()) {
                 return PollingScheduler.Next.DONE;
             }
             polls.incrementAndGet();
             try {
-                SessionFollower.Tick tick = follower.tick(session);
+                SessionFollower.Tick tick = follower.tick(inbox);
                 if (tick.finished()) {
                     finished(tick.result());
                     return PollingScheduler.Next.DONE;
@@ -472,27 +536,101 @@ public final class ConcurrentSessions {
             }
         }
 
-        /** As the step does ({@code AutopilotStepRunner.saveCheckpoint}): the journal flushed, the file rewritten in place. */
-        private void saveCheckpoint() throws IOException {
-            boolean onFollower = Thread.currentThread().getName().startsWith(FOLLOWER_PREFIX);
-            long c0 = onFollower ? THREADS.getCurrentThreadCpuTime() : 0;
+        /**
+         * On the agent, every {@link #HANDOVER_MILLIS} (the plugin's {@code EventsHandler.look}, and durable-task's watch
+         * seeing the exit status): what is new in the control folder, read with the plugin's code, handed over in chunks.
+         */
+        void agentLook() {
+            if (stopping || done.get()) {
+                agentLook.cancel(false);
+                return;
+            }
+            try {
+                Integer exitCode = LocalCliSession.readExitCode(folder);
+                if (!folder.toFile().isDirectory()) {
+                    return;
+                }
+                HandedOver.Chunk chunk;
+                do {
+                    chunk = next(exitCode);
+                    if (!chunk.isEmpty()) {
+                        deliver(chunk);
+                    }
+                } while (chunk.output().length == MAX_BYTES || chunk.stderr().length == MAX_BYTES || exitCode != null && chunk.usageConsumed() > 0);
+                if (exitCode != null) {
+                    agentLook.cancel(false);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The agent's chunk from where it is ({@code EventsHandler.next}); with the exit code once the CLI has ended. */
+        private HandedOver.Chunk next(Integer exitCode) throws IOException {
+            byte[] out = LocalCliSession.read(output, agentOutput, MAX_BYTES);
+            byte[] err = LocalCliSession.read(folder.resolve(ControlFolder.STDERR), agentStderr, MAX_BYTES);
+            SessionFiles.Usage usage = SessionFiles.usage(folder, agentUsage, MAX_BYTES);
+            SessionFiles.openApprovals(folder);
+            boolean last = exitCode != null && out.length < MAX_BYTES && err.length < MAX_BYTES && usage.consumed() == 0;
+            agentOutput += out.length;
+            agentStderr += err.length;
+            agentUsage += usage.consumed();
+            return new HandedOver.Chunk(out, err, usage.lines(), usage.consumed(), last ? exitCode : null);
+        }
+
+        /**
+         * A hand-over across the channel: serialized on the agent, taken and followed on one of the controller's channel
+         * threads ({@code AgentSession.deliver}, {@code SessionDriver.handedOver}); returns once it is followed.
+         */
+        private void deliver(HandedOver.Chunk chunk) throws IOException {
+            byte[] wire = chunk.serialize();
+            java.util.concurrent.Future<?> followed = remoting.submit(() -> handedOver(HandedOver.Chunk.deserialize(wire)));
+            try {
+                followed.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IOException(e.getCause());
+            }
+        }
+
+        /** On the controller's channel thread: the chunk taken, followed now, and its checkpoint noted. */
+        private void handedOver(HandedOver.Chunk chunk) {
+            if (done.get()) {
+                return;
+            }
+            handovers.incrementAndGet();
+            inbox.accept(chunk);
+            try {
+                SessionFollower.Tick tick = follower.tick(inbox);
+                if (tick.finished()) {
+                    finished(tick.result());
+                } else if (CHECKPOINT_MILLIS > 0 && System.currentTimeMillis() - lastCheckpoint >= HANDOVER_CHECKPOINT_MILLIS) {
+                    saveCheckpoint();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** As the step does ({@code SessionDriver.saveCheckpoint}): the journal flushed, the file rewritten in place. */
+        private synchronized void saveCheckpoint() throws IOException {
+            boolean controller = !Thread.currentThread().getName().startsWith(STARTER_PREFIX);
+            long c0 = controller ? THREADS.getCurrentThreadCpuTime() : 0;
             CheckpointFile.write(checkpoint, follower.checkpoint());
             lastCheckpoint = System.currentTimeMillis();
             long now = System.nanoTime();
-            if (onFollower && now >= windowStart && now < windowEnd) {
+            if (controller && now >= windowStart && now < windowEnd) {
                 checkpointCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - c0);
             }
         }
 
-        /** A look's CPU time, counted when it ended in the window. */
-        private void readCpu(long nanos) {
-            long now = System.nanoTime();
-            if (now >= windowStart && now < windowEnd) {
-                readCpu.addAndGet(nanos);
-            }
-        }
-
         private void finished(SessionResult result) {
+            if (!done.compareAndSet(false, true)) {
+                return; // the follower's look and a hand-over both saw the end
+            }
             finished.incrementAndGet();
             long now = System.nanoTime();
             if (now >= windowStart && now < windowEnd) {

@@ -28,7 +28,8 @@ class BenchmarkSmokeTest {
                     "| Node.js `JSON.parse` line loop, median of 3 |", "| Latency, chunk arrival", "| Same stream with `-Xmx64m` | finished; peak heap", "(a tenth of the events) vs",
                     "capture `cli-longstream`", "| Log size / stdout size, live streaming session", "| Real 2-turn session, bare CLI",
                     "through the engine, in-process", "through the standalone runner", "| Concurrent sessions, N = 1 / 10 ",
-                    "| Live heap per running session", "| Follower CPU per session-minute", "| Follower CPU, 10 sessions | ",
+                    "| Live heap per running session", "| Controller CPU per session-minute", "| Controller CPU, 10 sessions | ",
+                    "| The same, 10 sessions, with a checkpoint after every hand-over", "| Agents' CPU, 10 sessions",
                     "| Threads / open file descriptors", "| Delay, line written to the output file",
                     "| Answer of 1,000 review findings (", "(0 errors) | a few ms |", "| The same findings held to the workspace",
                     "(1,000 findings) | a few ms |", "| Python `jsonschema` (Draft 2020-12) validating the same answer");

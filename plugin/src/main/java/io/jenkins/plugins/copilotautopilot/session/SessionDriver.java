@@ -75,6 +75,8 @@ public final class SessionDriver implements AgentSession.Owner {
     private volatile long unreachableSinceNanos;
     private volatile boolean reportedTrouble;
     private volatile long lastCheckpointNanos;
+    /** The most often a session's checkpoint is saved while it runs. */
+    static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private long reportedLostBytes;
 
     public SessionDriver(String invocationId, Build build) {
@@ -209,7 +211,7 @@ public final class SessionDriver implements AgentSession.Owner {
                 end(tick.result());
                 return PollingScheduler.Next.DONE;
             }
-            if (tick.gotData() && System.nanoTime() - lastCheckpointNanos >= TimeUnit.SECONDS.toNanos(1)) {
+            if (tick.gotData() && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS) {
                 saveCheckpoint(); // what a read (not a hand-over) brought
             }
             return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
@@ -272,12 +274,21 @@ public final class SessionDriver implements AgentSession.Owner {
         }
         if (tick.finished()) {
             end(tick.result());
-        } else {
+        } else if (System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS || controllerClosing()) {
+            // Not after every hand-over: each is a journal flush and a file rewritten on the controller's disk, and
+            // hand-overs come up to four times a second for each session. A controller that stops cleanly notes where
+            // every session is (Following.shutDown), and from then on each hand-over is noted; one that dies prints again,
+            // when it resumes, what came after its last checkpoint (at most a second of the log), and loses none of it.
             saveCheckpoint();
         }
     }
 
-    /** Notes how far the follower got (after a hand-over, at most every second otherwise, and on shutdown). */
+    private static boolean controllerClosing() {
+        Jenkins controller = Jenkins.getInstanceOrNull();
+        return controller == null || controller.isTerminating();
+    }
+
+    /** Notes how far the follower got (after hand-overs and reads at most every second, and on shutdown). */
     void saveCheckpoint() {
         SessionFollower f = follower;
         if (f == null || completed.get()) {

@@ -82,7 +82,7 @@ public final class SessionResume {
         CopilotAutopilotRunAction.showLive(run);
         try {
             SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE),
-                            Usage.guard(run, state.invocationId(), state.plan().get(SessionSettings.MODEL)))
+                            Usage.guard(run, state.invocationId()))
                     .resume(state.plan(), secrets, session, checkpoint, state.startedAtMillis());
             if (follower.approvals() != null) {
                 LiveSessions.approvals(run, state.invocationId(), follower.approvals());

@@ -180,11 +180,13 @@ public final class Usage {
      * What the follower of {@code run}'s session asks as its usage grows: the totals go into the index, and the first
      * quota that covers the job and is now reached is the reason to stop (OVER_BUDGET), else null.
      */
-    public static SpendGuard guard(Run<?, ?> run, String invocationId, String model) {
+    public static SpendGuard guard(Run<?, ?> run, String invocationId) {
         String session = key(run, invocationId);
         String job = run.getParent().getFullName();
         Job<?, ?> parent = run.getParent();
-        return (tokens, premiumRequests) -> {
+        // the model as the CLI names it, as the session's result and its record on the build will: one name for the
+        // session whether the index counted it live or was rebuilt from the builds
+        return (tokens, premiumRequests, model) -> {
             try {
                 UsageLedger l = get().ledger();
                 l.record(session, job, modelName(model), new Spend(tokens, premiumRequests));
@@ -210,7 +212,7 @@ public final class Usage {
         }
     }
 
-    /** The model as the index names it: as the step or the CLI named it, else "(default)". */
+    /** The model as the index names it: as the CLI named it, else "(default)". */
     static String modelName(String model) {
         return model == null || model.isBlank() ? "(default)" : model;
     }

@@ -692,12 +692,14 @@ public final class SessionFollower {
         }
         long tokens = tracker.usage().tokens();
         double premium = tracker.usage().premiumRequests();
-        if (tokens == guardedTokens && premium == guardedPremium) {
-            return null; // asked only when the totals grew: the ledger counts what they add
+        if (tokens == guardedTokens && premium == guardedPremium || tokens == 0 && premium == 0) {
+            // asked only when the totals grew (the ledger counts what they add), and first once the session spent
+            // something: by then the CLI has named its model, under which the ledger keeps the session
+            return null;
         }
         guardedTokens = tokens;
         guardedPremium = premium;
-        return spendGuard.reached(tokens, premium);
+        return spendGuard.reached(tokens, premium, tracker.model());
     }
 
     /** The limits on what the model calls may use; nulls for none. */

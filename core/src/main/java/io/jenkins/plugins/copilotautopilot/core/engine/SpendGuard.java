@@ -10,6 +10,8 @@ public interface SpendGuard {
     /**
      * Takes the session's totals so far; returns why it must stop (one line naming the limit, what was spent and when
      * it frees), or null while it may go on.
+     *
+     * @param model the model the CLI named for the session so far (as its result will), or null when it named none
      */
-    String reached(long tokens, double premiumRequests);
+    String reached(long tokens, double premiumRequests, String model);
 }

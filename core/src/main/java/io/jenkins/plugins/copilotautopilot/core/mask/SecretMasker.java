@@ -158,8 +158,9 @@ public final class SecretMasker {
         if (LineBreaks.containsAny(text)) {
             LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
             hits = collectSqueezed(squeezed, hits);
-            // a break right after a secret's escaped backslash: the backslash is the secret's, not the break's
-            if (text.indexOf('\\') >= 0) {
+            // a break right after a secret's escaped backslash: the backslash is the secret's, not the break's (only
+            // a run of three or more backslashes before a break keeps any: "\n" and "\\n" are breaks alone)
+            if (text.contains("\\\\\\")) {
                 LineBreaks.Squeezed keeping = LineBreaks.squeeze(text, true);
                 if (!keeping.text().equals(squeezed.text())) {
                     hits = collectSqueezed(keeping, hits);

@@ -462,6 +462,11 @@ public final class SessionTracker {
         return record;
     }
 
+    /** The model the CLI named first (its usage, its result), or null before it named one. */
+    public synchronized String model() {
+        return model;
+    }
+
     /** What the model calls used so far. */
     public synchronized UsageTotals usage() {
         return usage;

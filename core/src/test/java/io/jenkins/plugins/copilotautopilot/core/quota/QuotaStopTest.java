@@ -26,11 +26,13 @@ class QuotaStopTest {
         ledger.end("earlier-run", "COMPLETED");
         List<Quota> quotas = List.of(Quota.folder("team", Quota.Metric.TOKENS, 12_000, Quota.Window.DAY));
 
+        java.util.Set<String> modelsAsked = java.util.concurrent.ConcurrentHashMap.newKeySet();
         E2eRun run = E2eRun.with(request -> Reply.text("Still thinking, no task_complete yet.").withUsage(5000, 100))
                 .options(o -> o.set(MAX_AUTOPILOT_CONTINUES, 20))
-                .spendGuard((tokens, premium) -> {
+                .spendGuard((tokens, premium, model) -> {
+                    modelsAsked.add(String.valueOf(model));
                     try {
-                        ledger.record("this-run", "team/app", "fake-model", new Spend(tokens, premium));
+                        ledger.record("this-run", "team/app", String.valueOf(model), new Spend(tokens, premium));
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
@@ -44,6 +46,10 @@ class QuotaStopTest {
                 + " tokens spent; it frees at \\d{4}-\\d{2}-\\d{2} 00:00 UTC; the Copilot CLI was stopped\\.");
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
         assertThat(ledger.spent(quotas.get(0), "team/app")).isGreaterThanOrEqualTo(15_100);
+        // the guard is told the model as the CLI named it, which the session's result names too: the index counts
+        // the session under one model, live and when rebuilt from the builds
+        assertThat(run.result.model()).isNotBlank();
+        assertThat(modelsAsked).containsExactly(run.result.model());
         ledger.close();
     }
 }
