@@ -1,6 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.output.Finding;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
@@ -300,6 +303,23 @@ public final class AutopilotEngine {
 
     static ObjectNode describe(SessionResult result) {
         return EventParser.mapper().valueToTree(result.toMap());
+    }
+
+    /**
+     * Sets up, in a new JVM, what describing a session's end takes (Jackson's serializers for the result, the JDK's
+     * annotation parsing they start), so that a runner can do it on a spare thread while the CLI runs rather than
+     * after the CLI's end, when the user waits for it.
+     *
+     * @return the description of a sample result with every kind of value a result holds
+     */
+    public static ObjectNode warmUp() {
+        SessionResult sample = new SessionResult(Outcome.COMPLETED, "warm-up",
+                "warm-up", 1, 1, 0, 0, 0, 1.0, 1, "warm-up", 0, "warm-up", 1, 1, 1, 1L, 1L, 0L,
+                List.of(new ChangedFile("a", "M", 1L, 1L)), null,
+                List.of("warm-up"), null, false, 0, List.of(), true, 1, 0, "{\"warm\":[1,true,null]}", 1,
+                List.of(new Finding("a", 1, 1,
+                        Finding.Severity.values()[0], "warm-up", null, null)));
+        return describe(sample);
     }
 
     /** Configures an {@link AutopilotEngine}. */

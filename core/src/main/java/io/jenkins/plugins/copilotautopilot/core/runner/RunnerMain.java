@@ -12,6 +12,8 @@ import io.jenkins.plugins.copilotautopilot.core.output.IssuesFile;
 import io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
@@ -47,6 +49,8 @@ public final class RunnerMain {
     static final String NAME = "copilot-autopilot";
     /** How long Ctrl-C or SIGTERM waits for the task to stop and clean up before the JVM exits anyway. */
     private static final long SHUTDOWN_WAIT_SECONDS = 60;
+    /** Counted down once the CLI is started: the warm-up of the session's end waits for it, so as not to delay it. */
+    private static final CountDownLatch CLI_STARTED = new CountDownLatch(1);
 
     private final Map<String, String> env;
     private final InputStream stdin;
@@ -79,7 +83,9 @@ public final class RunnerMain {
      * Sets up, on a second thread, what a session needs a moment later and takes long to set up in a new JVM
      * (the random source of the run's id, Jackson for the events the tracker reads in full and for the outcome):
      * the main thread meanwhile parses the arguments and starts the CLI, which takes a second to print its first
-     * event. Whichever thread needs a class first sets it up; the other waits for it, so nothing is done twice.
+     * event. Whichever thread needs a class first sets it up; the other waits for it, so nothing is done twice. Once
+     * the CLI is started, the same thread sets up the description of the session's end (otherwise about 20 ms after
+     * the CLI's end).
      */
     private static void startWarmUp() {
         Thread warmUp = new Thread(() -> {
@@ -88,8 +94,13 @@ public final class RunnerMain {
                 com.fasterxml.jackson.databind.ObjectMapper mapper = io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper();
                 mapper.writeValueAsString(mapper.readTree("{\"type\":\"warm-up\",\"data\":{\"list\":[1,2.5,true,null,\"x\"]}}"));
                 mapper.valueToTree(Map.of("warm", List.of(1L, "up")));
+                if (CLI_STARTED.await(10, TimeUnit.SECONDS)) {
+                    AutopilotEngine.warmUp();
+                }
             } catch (IOException | RuntimeException e) {
                 // only a warm-up: the session sets up whatever is missing itself
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }, NAME + "-warm-up");
         warmUp.setDaemon(true);
@@ -237,12 +248,12 @@ public final class RunnerMain {
             if (stopRequested.get()) {
                 engine.get().abort();
             }
-            io.jenkins.plugins.copilotautopilot.core.process.CliLauncher launcher = keptSession == null ? new LocalCliLauncher()
+            CliLauncher launcher = keptSession == null ? new LocalCliLauncher()
                     : new KeepingLauncher(new LocalCliLauncher(), keptSession);
             if (plan.get(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.OTEL)) {
                 launcher = new SpanKeeping(launcher, SpanKeeping.besideJournal(journal), env, err);
             }
-            SessionResult result = engine.get().run(command, launcher);
+            SessionResult result = engine.get().run(command, new StartSignalling(launcher));
             if (timeline != null) {
                 try {
                     writeTimeline(journalFile, timeline);
@@ -278,6 +289,28 @@ public final class RunnerMain {
                     // Ctrl-C or SIGTERM: the hook is running and waited for us
                 }
             }
+        }
+    }
+
+    /** Counts {@link #CLI_STARTED} down once the CLI is started; otherwise the launcher it wraps. */
+    private static final class StartSignalling implements CliLauncher {
+        private final CliLauncher launcher;
+
+        StartSignalling(CliLauncher launcher) {
+            this.launcher = launcher;
+        }
+
+        @Override
+        public CliSession launch(CliCommand command)
+                throws IOException, InterruptedException {
+            CliSession session = launcher.launch(command);
+            CLI_STARTED.countDown();
+            return session;
+        }
+
+        @Override
+        public Map<String, String> inheritedEnvironment() {
+            return launcher.inheritedEnvironment();
         }
     }
 

@@ -20,7 +20,7 @@ if [ -n "${JENKINS_SERVER_COOKIE:-}" ]; then
   exec /bin/sh "$0"
 fi
 case $0 in */*) c=${0%/*} ;; *) c=. ;; esac
-c=$(cd "$c" && pwd) || exit 126
+case $c in /*) ;; *) c=$(cd "$c" && pwd) || exit 126 ;; esac
 exec 2>>"$c/stderr.txt" </dev/null
 
 # ---- functions ----
@@ -39,11 +39,15 @@ fail() {
   exit "$1"
 }
 
-# signals every process of the run but this script's own; false when there is none (or no /proc)
+# signals every process of the run (what carries the run's marker) but this script's own; false when there is none
+# (or no /proc)
 sweep() {
-  [ -n "${COPILOT_AUTOPILOT_RUN_ID:-}" ] && [ -r /proc/self/environ ] || return 1
-  found=$(m="COPILOT_AUTOPILOT_RUN_ID=$COPILOT_AUTOPILOT_RUN_ID"; unset COPILOT_AUTOPILOT_RUN_ID
-    grep -l -F -e "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p')
+  [ -n "$run_id" ] && [ -r /proc/self/environ ] || return 1
+  found=
+  for f in $(unset COPILOT_AUTOPILOT_RUN_ID; grep -l -F -e "COPILOT_AUTOPILOT_RUN_ID=$run_id" /proc/[0-9]*/environ 2>/dev/null); do
+    f=${f#/proc/}
+    found="$found ${f%/environ}"
+  done
   [ -n "$found" ] || return 1
   # shellcheck disable=SC2086 # a list of process ids
   kill -"$1" $found 2>/dev/null
@@ -60,9 +64,12 @@ owner=
 hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
 
 # runs while process $1 runs: a heartbeat every second; stops it (SIGTERM, a grace period, SIGKILL, and every process
-# of the run) when the stop file appears, at the wall-clock limit, or when the control folder is gone
+# of the run) when the stop file appears, at the wall-clock limit, or when the control folder is gone. Its own
+# processes (the sleep it is killed in) do not carry the run's marker: the sweep after the CLI would wait for them.
 watchdog() {
-  n=$(( $(date +%s) - t0 ))
+  unset COPILOT_AUTOPILOT_RUN_ID
+  n=0
+  if [ "$limit" -gt 0 ]; then n=$(( $(date +%s) - t0 )); fi
   why=
   while kill -0 "$1" 2>/dev/null; do
     if ! echo "$n" > "$c/heartbeat"; then why=gone; break; fi
@@ -263,10 +270,12 @@ for f in "$in/env"/*; do
   export "${f##*/}=$v"
 done
 v='' r_text='' r_line=''
-rm -rf "$in/env"
+# the variables' files hold secrets: gone at once, beside the launch rather than before it
+rm -rf "$in/env" &
+run_id=${COPILOT_AUTOPILOT_RUN_ID:-}
 COPILOT_HOME=$c/copilot-home
 export COPILOT_HOME
-if [ "$(id -u)" = 0 ]; then
+if ! [ -O "$c" ] && [ "$(id -u)" = 0 ]; then
   owner=$(stat -c %u:%g "$c" 2>/dev/null || stat -f %u:%g "$c" 2>/dev/null)
   case $owner in 0:* | '') owner= ;; esac
 fi
@@ -292,7 +301,8 @@ if [ -f "$in/verify" ]; then
   verify=$(cat "$in/verify"; printf x) || fail 126 "cannot read the verify command"
   verify=${verify%x}
 fi
-t0=$(date +%s)
+t0=0
+if [ "$limit" -gt 0 ]; then t0=$(date +%s); fi
 set --
 while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done < "$in/arguments"
 cli=$1
@@ -425,8 +435,11 @@ fi
 
 # ---- the end ----
 
-snapshot after
-record_changes
+# (no snapshot before, no work tree then: nothing to compare with)
+if [ -s "$c/git-before.tree" ]; then
+  snapshot after
+  record_changes
+fi
 # the session's state for a later run, in one file the follower fetches before it deletes this folder
 if [ "$keep" = 1 ]; then
   sid=$(first_entry "$COPILOT_HOME/session-state")
@@ -434,7 +447,9 @@ if [ "$keep" = 1 ]; then
     mv "$c/kept-session.tgz.tmp" "$c/kept-session.tgz"
   fi
 fi
-rm -f "$c/git-before.index" "$c/git-after.index"
+for f in "$c/git-before.index" "$c/git-after.index"; do
+  if [ -e "$f" ]; then rm -f "$f"; fi
+done
 hand_over
 printf '%s\n' "$code" > "$c/exit-code.tmp" && mv "$c/exit-code.tmp" "$c/exit-code"
 exit "$code"
