@@ -92,6 +92,13 @@ public final class ConcurrentSessions {
      * did before issue 32; otherwise at most this often.
      */
     private static final long HANDOVER_CHECKPOINT_MILLIS = Long.getLong("bench.handoverCheckpointMillis", 1000);
+    /**
+     * Sessions per agent whose hand-overs go in one call (a model of a change to the plugin, which makes one call per
+     * session): 1, a call per session, as the plugin does; K, the sessions of each agent (slots 0..K-1 on the
+     * first, and so on) looked at together every {@link #HANDOVER_MILLIS}, what is new in all of them serialized in one
+     * stream, taken on one channel thread and followed there session after session.
+     */
+    static final int SESSIONS_PER_AGENT = Integer.getInteger("bench.sessionsPerAgent", 1);
 
     private final int sessions;
     private final Path work;
@@ -106,6 +113,8 @@ public final class ConcurrentSessions {
     /** CPU time the follower threads spent writing checkpoint files (the step's, not the engine's). */
     private final AtomicLong checkpointCpu = new AtomicLong();
     private final AtomicLong handovers = new AtomicLong();
+    /** Calls across the channel: one per hand-over, or one per batch of an agent's hand-overs. */
+    private final AtomicLong calls = new AtomicLong();
     private final AtomicLong mismatches = new AtomicLong();
     private final Map<String, String> firstMismatch = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger serial = new AtomicInteger();
@@ -116,6 +125,8 @@ public final class ConcurrentSessions {
     private ScheduledThreadPoolExecutor starter;
     private ScheduledThreadPoolExecutor agent;
     private java.util.concurrent.ThreadPoolExecutor remoting;
+    /** With {@link #SESSIONS_PER_AGENT} over 1: each agent's running sessions, looked at together. */
+    private final List<Agent> agents = new ArrayList<>();
     private volatile boolean stopping;
 
     ConcurrentSessions(int sessions, double speedup, Path work) {
@@ -143,7 +154,7 @@ public final class ConcurrentSessions {
     record Result(int sessions, double windowSeconds, long baselineHeap, long heap, int baselineThreads, int threads,
                   int baselineFds, int fds, double followerCpuSeconds, double writerCpuSeconds, long lines, long finished,
                   long mismatches, String mismatch, long delayCount, long p50, long p99, long max, double linesPerSessionSecond, long looks, double starterCpuSeconds, long startedInWindow,
-                  double checkpointCpuSeconds, double remotingCpuSeconds, double agentCpuSeconds, long handovers) {
+                  double checkpointCpuSeconds, double remotingCpuSeconds, double agentCpuSeconds, long handovers, long calls) {
         double heapPerSession() {
             return sessions == 0 ? 0 : (heap - baselineHeap) / (double) sessions;
         }
@@ -175,10 +186,10 @@ public final class ConcurrentSessions {
         String toLine() {
             return String.format(Locale.ROOT, "sessions=%d windowSeconds=%.1f baselineHeap=%d heap=%d baselineThreads=%d threads=%d"
                             + " baselineFds=%d fds=%d followerCpuSeconds=%.4f writerCpuSeconds=%.4f lines=%d finished=%d"
-                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f remotingCpuSeconds=%.4f agentCpuSeconds=%.4f handovers=%d mismatch=%s",
+                            + " mismatches=%d delayCount=%d p50=%d p99=%d max=%d linesPerSessionSecond=%.2f looks=%d starterCpuSeconds=%.4f started=%d checkpointCpuSeconds=%.4f remotingCpuSeconds=%.4f agentCpuSeconds=%.4f handovers=%d calls=%d mismatch=%s",
                     sessions, windowSeconds, baselineHeap, heap, baselineThreads, threads, baselineFds, fds, followerCpuSeconds,
                     writerCpuSeconds, lines, finished, mismatches, delayCount, p50, p99, max, linesPerSessionSecond, looks,
-                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, remotingCpuSeconds, agentCpuSeconds, handovers, mismatch == null ? "-" : mismatch.replace(' ', '_'));
+                    starterCpuSeconds, startedInWindow, checkpointCpuSeconds, remotingCpuSeconds, agentCpuSeconds, handovers, calls, mismatch == null ? "-" : mismatch.replace(' ', '_'));
         }
 
         static Result parse(String line) {
@@ -202,7 +213,7 @@ public final class ConcurrentSessions {
                     Double.parseDouble(f.get("linesPerSessionSecond")), Long.parseLong(f.get("looks")),
                     Double.parseDouble(f.get("starterCpuSeconds")), Long.parseLong(f.get("started")),
                     Double.parseDouble(f.get("checkpointCpuSeconds")), Double.parseDouble(f.get("remotingCpuSeconds")),
-                    Double.parseDouble(f.get("agentCpuSeconds")), Long.parseLong(f.get("handovers")));
+                    Double.parseDouble(f.get("agentCpuSeconds")), Long.parseLong(f.get("handovers")), Long.parseLong(f.get("calls")));
         }
     }
 
@@ -250,6 +261,13 @@ public final class ConcurrentSessions {
 
         double meanDuration = captures.stream().mapToLong(ReplayCapture::durationNanos).average().orElse(1e9);
         Random random = new Random(14);
+        if (SESSIONS_PER_AGENT > 1) {
+            for (int a = 0; a * SESSIONS_PER_AGENT < sessions; a++) {
+                Agent one = new Agent();
+                agents.add(one);
+                agent.scheduleWithFixedDelay(one::look, HANDOVER_MILLIS, HANDOVER_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
         for (int s = 0; s < sessions; s++) {
             Slot slot = new Slot(s);
             writer.schedule(slot::start, (long) (random.nextDouble() * meanDuration), TimeUnit.NANOSECONDS);
@@ -265,11 +283,13 @@ public final class ConcurrentSessions {
         long started0 = startedSessions.get();
         long looks0 = polls.get();
         long handovers0 = handovers.get();
+        long calls0 = calls.get();
         windowStart = System.nanoTime();
         Thread.sleep((long) (windowSeconds * 1000));
         windowEnd = System.nanoTime();
         long looks = polls.get() - looks0;
         long handoversInWindow = handovers.get() - handovers0;
+        long callsInWindow = calls.get() - calls0;
         double followerCpu = cpuSince(FOLLOWER_PREFIX, followerCpu0) / 1e9;
         double remotingCpu = cpuSince(REMOTING_PREFIX, remotingCpu0) / 1e9;
         double agentCpu = cpuSince(AGENT_PREFIX, agentCpu0) / 1e9;
@@ -301,7 +321,7 @@ public final class ConcurrentSessions {
         return new Result(sessions, window, baselineHeap, heaps.get(1), baselineThreads, threads, baselineFds, fds, followerCpu, writerCpu,
                 lines, done, mismatches.get(), mismatch, delays.count(), delays.percentile(50), delays.percentile(99), delays.max(),
                 lines / (double) sessions / window, looks, starterCpu, startedInWindow, checkpointCpu.get() / 1e9, remotingCpu, agentCpu,
-                handoversInWindow);
+                handoversInWindow, callsInWindow);
     }
 
     /**
@@ -392,6 +412,8 @@ public final class ConcurrentSessions {
     /** One running session: the CLI side (the writer's) and the controller side (its follower). */
     private final class Running implements LogSink {
         final Slot slot;
+        /** How the controller finds this session when a batch names it (remoting's table of exported objects). */
+        final int key;
         final ReplayCapture capture;
         final Path folder;
         final Path output;
@@ -417,6 +439,8 @@ public final class ConcurrentSessions {
 
         Running(Slot slot, ReplayCapture capture, Path folder, Path sessionEvents, Path journalBase) {
             this.slot = slot;
+            this.key = serial.get();
+            byKey.put(key, this);
             this.capture = capture;
             this.folder = folder;
             this.output = folder.resolve(ControlFolder.OUTPUT);
@@ -507,7 +531,11 @@ public final class ConcurrentSessions {
                 }
                 startedSessions.incrementAndGet();
                 handle = followers.submit(this::poll);
-                agentLook = agent.scheduleWithFixedDelay(this::agentLook, HANDOVER_MILLIS, HANDOVER_MILLIS, TimeUnit.MILLISECONDS);
+                if (SESSIONS_PER_AGENT > 1) {
+                    agents.get(slot.index / SESSIONS_PER_AGENT).running.add(this);
+                } else {
+                    agentLook = agent.scheduleWithFixedDelay(this::agentLook, HANDOVER_MILLIS, HANDOVER_MILLIS, TimeUnit.MILLISECONDS);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -565,6 +593,28 @@ public final class ConcurrentSessions {
             }
         }
 
+        /**
+         * The agent's look at this session as one of several ({@link Agent#look}): its new chunks into {@code batch};
+         * false once the session has handed over its end (it is then left out of later looks).
+         */
+        boolean collect(List<Handed> batch) throws IOException {
+            if (stopping || done.get()) {
+                return false;
+            }
+            Integer exitCode = LocalCliSession.readExitCode(folder);
+            if (!folder.toFile().isDirectory()) {
+                return true;
+            }
+            HandedOver.Chunk chunk;
+            do {
+                chunk = next(exitCode);
+                if (!chunk.isEmpty()) {
+                    batch.add(new Handed(key, chunk));
+                }
+            } while (chunk.output().length == MAX_BYTES || chunk.stderr().length == MAX_BYTES || exitCode != null && chunk.usageConsumed() > 0);
+            return exitCode == null;
+        }
+
         /** The agent's chunk from where it is ({@code EventsHandler.next}); with the exit code once the CLI has ended. */
         private HandedOver.Chunk next(Integer exitCode) throws IOException {
             byte[] out = LocalCliSession.read(output, agentOutput, MAX_BYTES);
@@ -584,6 +634,7 @@ public final class ConcurrentSessions {
          */
         private void deliver(HandedOver.Chunk chunk) throws IOException {
             byte[] wire = chunk.serialize();
+            calls.incrementAndGet();
             java.util.concurrent.Future<?> followed = remoting.submit(() -> handedOver(HandedOver.Chunk.deserialize(wire)));
             try {
                 followed.get();
@@ -595,7 +646,7 @@ public final class ConcurrentSessions {
         }
 
         /** On the controller's channel thread: the chunk taken, followed now, and its checkpoint noted. */
-        private void handedOver(HandedOver.Chunk chunk) {
+        void handedOver(HandedOver.Chunk chunk) {
             if (done.get()) {
                 return;
             }
@@ -632,6 +683,7 @@ public final class ConcurrentSessions {
                 return; // the follower's look and a hand-over both saw the end
             }
             finished.incrementAndGet();
+            byKey.remove(key);
             long now = System.nanoTime();
             if (now >= windowStart && now < windowEnd) {
                 finishedInWindow.incrementAndGet();
@@ -659,6 +711,78 @@ public final class ConcurrentSessions {
                     }
                 }
             }
+        }
+    }
+
+    /** The sessions the controller follows, by the key a batch names them with. */
+    private final Map<Integer, Running> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A session's chunk in a batch. */
+    record Handed(int session, HandedOver.Chunk chunk) implements java.io.Serializable {
+    }
+
+    /**
+     * One agent with {@link #SESSIONS_PER_AGENT} sessions: every {@link #HANDOVER_MILLIS} it looks at all of them and
+     * hands over what is new in all of them in one call, which one channel thread takes and follows.
+     */
+    private final class Agent {
+        final java.util.Set<Running> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        void look() {
+            if (stopping) {
+                return;
+            }
+            List<Handed> batch = new ArrayList<>();
+            for (java.util.Iterator<Running> it = running.iterator(); it.hasNext(); ) {
+                try {
+                    if (!it.next().collect(batch)) {
+                        it.remove();
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            if (batch.isEmpty()) {
+                return;
+            }
+            byte[] wire = serialize(batch);
+            calls.incrementAndGet();
+            java.util.concurrent.Future<?> followed = remoting.submit(() -> {
+                for (Handed handed : deserialize(wire)) {
+                    Running session = byKey.get(handed.session());
+                    if (session != null) {
+                        session.handedOver(handed.chunk());
+                    }
+                }
+            });
+            try {
+                followed.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    private static byte[] serialize(List<Handed> batch) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(new ArrayList<>(batch));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Handed> deserialize(byte[] wire) {
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(wire))) {
+            return (List<Handed>) in.readObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
         }
     }
 
