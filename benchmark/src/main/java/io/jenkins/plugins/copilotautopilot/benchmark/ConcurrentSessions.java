@@ -634,15 +634,7 @@ public final class ConcurrentSessions {
          */
         private void deliver(HandedOver.Chunk chunk) throws IOException {
             byte[] wire = chunk.serialize();
-            calls.incrementAndGet();
-            java.util.concurrent.Future<?> followed = remoting.submit(() -> handedOver(HandedOver.Chunk.deserialize(wire)));
-            try {
-                followed.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IOException(e.getCause());
-            }
+            call(() -> handedOver(HandedOver.Chunk.deserialize(wire)));
         }
 
         /** On the controller's channel thread: the chunk taken, followed now, and its checkpoint noted. */
@@ -746,22 +738,31 @@ public final class ConcurrentSessions {
                 return;
             }
             byte[] wire = serialize(batch);
-            calls.incrementAndGet();
-            java.util.concurrent.Future<?> followed = remoting.submit(() -> {
-                for (Handed handed : deserialize(wire)) {
-                    Running session = byKey.get(handed.session());
-                    if (session != null) {
-                        session.handedOver(handed.chunk());
-                    }
-                }
-            });
             try {
-                followed.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
+                call(() -> {
+                    for (Handed handed : deserialize(wire)) {
+                        Running session = byKey.get(handed.session());
+                        if (session != null) {
+                            session.handedOver(handed.chunk());
+                        }
+                    }
+                });
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /** A call across the channel: {@code onController} runs on one of its threads; returns once it has. */
+    private void call(Runnable onController) throws IOException {
+        calls.incrementAndGet();
+        java.util.concurrent.Future<?> followed = remoting.submit(onController);
+        try {
+            followed.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause());
         }
     }
 

@@ -140,6 +140,19 @@ class LaunchScriptWatchdogTest {
     }
 
     @Test
+    void theWatchdogsOwnSleepDoesNotCarryTheRunsMarkerSoTheSweepAfterTheCliDoesNotWaitForIt() throws Exception {
+        Path control = launch("exec sleep 616", 0, false, false);
+        Path heartbeat = control.resolve(ControlFolder.HEARTBEAT);
+        waitFor(() -> running("sleep 616") && ProcessTable.runningWith("sleep 1") && beat(heartbeat) >= 1, Duration.ofSeconds(10));
+        assertThat(running("sleep 616")).as("the CLI carries the marker").isTrue();
+        assertThat(beat(heartbeat)).as("the watchdog is between two beats").isGreaterThanOrEqualTo(1);
+        assertThat(ProcessTable.survivorsOf(runId)).as("processes carrying the run's marker")
+                .noneMatch(p -> p.endsWith(" sleep 1") || p.endsWith(" sleep 1 "));
+        Files.writeString(control.resolve(ControlFolder.STOP), "");
+        assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void theWatchdogEndsTheCliAtItsLimitWhenNobodyIsLeftToStopIt() throws Exception {
         Path control = launch("exec sleep 614", 2, false, false);
 
