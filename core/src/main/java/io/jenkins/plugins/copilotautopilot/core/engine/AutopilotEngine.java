@@ -302,7 +302,7 @@ public final class AutopilotEngine {
     }
 
     static ObjectNode describe(SessionResult result) {
-        return EventParser.mapper().valueToTree(result.toMap());
+        return PlainJson.object(result.toMap());
     }
 
     /**

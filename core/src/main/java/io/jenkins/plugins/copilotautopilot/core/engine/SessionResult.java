@@ -199,7 +199,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
             return null;
         }
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Object.class);
+            return io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper().readValue(json, Object.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return null; // an answer is only kept once it parsed
         }

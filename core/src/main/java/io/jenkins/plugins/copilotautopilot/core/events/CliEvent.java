@@ -43,16 +43,20 @@ public final class CliEvent implements StreamLine {
     private final boolean ephemeral;
     private final String timestamp;
     private final boolean fromSubAgent;
+    private final String id;
+    private final boolean idNotText;
     private final JsonLineScanner.DataTexts dataTexts;
     private JsonNode root;
 
-    CliEvent(String type, String raw, boolean ephemeral, String timestamp, boolean fromSubAgent,
+    CliEvent(String type, String raw, boolean ephemeral, String timestamp, boolean fromSubAgent, String id, boolean idNotText,
              JsonLineScanner.DataTexts dataTexts) {
         this.type = type;
         this.raw = raw;
         this.ephemeral = ephemeral;
         this.timestamp = timestamp;
         this.fromSubAgent = fromSubAgent;
+        this.id = id;
+        this.idNotText = idNotText;
         this.dataTexts = dataTexts;
     }
 
@@ -94,6 +98,11 @@ public final class CliEvent implements StreamLine {
     /** Whether the event comes from a sub-agent (it carries an {@code agentId}). */
     public boolean fromSubAgent() {
         return fromSubAgent;
+    }
+
+    /** The event's own {@code id} as text, or null when it has none. Cheap when it is a string, as the CLI writes it. */
+    public String id() {
+        return idNotText ? root().path("id").asText(null) : id;
     }
 
     /** A plain (string, number or boolean) field of {@code data} as text, or null. Cheap: no tree is built. */

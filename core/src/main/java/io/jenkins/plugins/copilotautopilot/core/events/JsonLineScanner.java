@@ -31,6 +31,9 @@ final class JsonLineScanner {
     private boolean ephemeral;
     private String timestamp;
     private boolean subAgent;
+    /** The event's {@code id} when it is a string, else null; {@link #idNotText} when it is there but not a string. */
+    private String id;
+    private boolean idNotText;
     /** Per plain field of {@code data}: name start, name end, value start, value end (strings: inside the quotes), string? */
     private int[] spans = new int[40];
     private int fields;
@@ -45,6 +48,8 @@ final class JsonLineScanner {
         ephemeral = false;
         timestamp = null;
         subAgent = false;
+        id = null;
+        idNotText = false;
         fields = 0;
         int i = ws(0);
         if (i >= n || s.charAt(i) != '{') {
@@ -54,7 +59,7 @@ final class JsonLineScanner {
         if (i < 0 || ws(i) != n || type == null) {
             return null;
         }
-        return new CliEvent(type, line, ephemeral, timestamp, subAgent,
+        return new CliEvent(type, line, ephemeral, timestamp, subAgent, id, idNotText,
                 fields == 0 ? DataTexts.NONE : new DataTexts(line, Arrays.copyOf(spans, fields * 5), fields));
     }
 
@@ -160,7 +165,7 @@ final class JsonLineScanner {
         }
     }
 
-    /** A member of the event object: {@code type}, {@code ephemeral}, {@code timestamp} and {@code agentId} matter. */
+    /** A member of the event object: {@code type}, {@code ephemeral}, {@code timestamp}, {@code agentId} and {@code id} matter. */
     private void noteTop(int nameStart, int nameEnd, boolean escapedName, char first, int valueStart, int valueEnd) {
         if (is(nameStart, nameEnd, escapedName, "type")) {
             type = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
@@ -170,6 +175,9 @@ final class JsonLineScanner {
             timestamp = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
         } else if (is(nameStart, nameEnd, escapedName, "agentId")) {
             subAgent = first != 'n';
+        } else if (is(nameStart, nameEnd, escapedName, "id")) {
+            id = first == '"' ? decode(s, valueStart + 1, valueEnd - 1) : null;
+            idNotText = first != '"';
         }
     }
 

@@ -39,11 +39,28 @@ final class LineBreaks {
      * which a secret may hold right before a break.
      */
     static Squeezed squeeze(String text, boolean keepEscapedBackslashes) {
-        StringBuilder flat = new StringBuilder(text.length());
+        char[] flat = new char[text.length()];
         int[] origin = new int[text.length()];
+        int n = squeezeInto(text, keepEscapedBackslashes, flat, origin);
+        return new Squeezed(new String(flat, 0, n), origin);
+    }
+
+    /**
+     * Only the text of {@link #squeeze(String, boolean)}, without where its characters came from: what a search
+     * needs first. Nearly every event line with text has escaped breaks and almost none holds a secret, so the
+     * mapping back (four bytes a character) is made only for a line where a search hit.
+     */
+    static String flatten(String text, boolean keepEscapedBackslashes) {
+        char[] flat = new char[text.length()];
+        return new String(flat, 0, squeezeInto(text, keepEscapedBackslashes, flat, null));
+    }
+
+    /** Writes the squeezed text into {@code flat} and, unless null, each character's origin; returns its length. */
+    private static int squeezeInto(String text, boolean keepEscapedBackslashes, char[] flat, int[] origin) {
         int n = 0;
         int i = 0;
-        while (i < text.length()) {
+        int length = text.length();
+        while (i < length) {
             char c = text.charAt(i);
             if (c == '\n' || c == '\r') {
                 i++;
@@ -52,20 +69,32 @@ final class LineBreaks {
             if (c == '\\') {
                 int after = afterBackslashes(text, i);
                 int run = after - i;
-                boolean breakEscape = after < text.length() && isBreakLetter(text.charAt(after));
+                boolean breakEscape = after < length && isBreakLetter(text.charAt(after));
                 int keep = !breakEscape ? run : keepEscapedBackslashes ? Math.max(0, run - (run % 2 == 1 ? 1 : 2)) : 0;
                 for (int k = 0; k < keep; k++) {
-                    flat.append('\\');
-                    origin[n++] = i + k;
+                    if (origin != null) {
+                        origin[n] = i + k;
+                    }
+                    flat[n++] = '\\';
                 }
                 i = breakEscape ? after + 1 : after;
                 continue;
             }
-            flat.append(c);
-            origin[n++] = i;
-            i++;
+            int end = i + 1; // a run of ordinary characters, copied at once
+            while (end < length && !isSpecial(text.charAt(end))) {
+                end++;
+            }
+            text.getChars(i, end, flat, n);
+            if (origin != null) {
+                for (int k = i; k < end; k++) {
+                    origin[n++] = k;
+                }
+            } else {
+                n += end - i;
+            }
+            i = end;
         }
-        return new Squeezed(flat.toString(), origin);
+        return n;
     }
 
     private static int afterBackslashes(String text, int at) {
@@ -74,6 +103,10 @@ final class LineBreaks {
             i++;
         }
         return i;
+    }
+
+    private static boolean isSpecial(char c) {
+        return c == '\\' || c == '\n' || c == '\r';
     }
 
     private static boolean isBreakLetter(char c) {

@@ -156,18 +156,29 @@ public final class SecretMasker {
         // A secret may also be split by a line break; a break may also be part of a secret's spelling
         // (a backslash before an "n"), so the direct search above always runs as well.
         if (LineBreaks.containsAny(text)) {
-            LineBreaks.Squeezed squeezed = LineBreaks.squeeze(text);
-            hits = collectSqueezed(squeezed, hits);
+            String flat = LineBreaks.flatten(text, false);
+            if (containsAnyPattern(flat)) {
+                hits = collectSqueezed(LineBreaks.squeeze(text, false), hits);
+            }
             // a break right after a secret's escaped backslash: the backslash is the secret's, not the break's (only
             // a run of three or more backslashes before a break keeps any: "\n" and "\\n" are breaks alone)
             if (text.contains("\\\\\\")) {
-                LineBreaks.Squeezed keeping = LineBreaks.squeeze(text, true);
-                if (!keeping.text().equals(squeezed.text())) {
-                    hits = collectSqueezed(keeping, hits);
+                String keeping = LineBreaks.flatten(text, true);
+                if (!keeping.equals(flat) && containsAnyPattern(keeping)) {
+                    hits = collectSqueezed(LineBreaks.squeeze(text, true), hits);
                 }
             }
         }
         return hits;
+    }
+
+    private boolean containsAnyPattern(String text) {
+        for (String pattern : patterns) {
+            if (text.contains(pattern)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Ranges collectSqueezed(LineBreaks.Squeezed squeezed, Ranges hits) {

@@ -207,7 +207,7 @@ public final class SessionTracker {
             turn = new Turn(++turns, event.dataText("turnId"), event.timestamp());
             currentTurn = turn;
             idle = false;
-            String id = event.root().path("id").asText(null);
+            String id = event.id();
             if (id != null) {
                 turnsByEventId.put(id, turn.number());
             }

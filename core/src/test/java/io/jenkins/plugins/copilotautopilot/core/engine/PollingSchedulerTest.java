@@ -73,4 +73,22 @@ class PollingSchedulerTest {
             assertThat(looks).hasValue(2);
         }
     }
+
+    @Test
+    void looksDueAtAboutTheSameTimeShareAGridPointNoSoonerThanAsked() {
+        long grid = TimeUnit.MILLISECONDS.toNanos(50);
+        long base = 7 * grid;
+        // asked 100 ms from moments 1 ms and 49 ms into a grid interval: both at the same point, at least 100 ms on
+        long early = base + TimeUnit.MILLISECONDS.toNanos(1);
+        long late = base + TimeUnit.MILLISECONDS.toNanos(49);
+        long earlyDue = early + PollingScheduler.untilGridPoint(early, 100, grid);
+        long lateDue = late + PollingScheduler.untilGridPoint(late, 100, grid);
+        assertThat(earlyDue).isEqualTo(lateDue).isEqualTo(base + 3 * grid);
+        assertThat(earlyDue - early).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        assertThat(lateDue - late).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100)).isLessThan(TimeUnit.MILLISECONDS.toNanos(100) + grid);
+        // exactly on a point: due exactly then; negative clock readings (System.nanoTime may be) are handled alike
+        assertThat(PollingScheduler.untilGridPoint(base, 100, grid)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        long negative = -base - TimeUnit.MILLISECONDS.toNanos(1);
+        assertThat((negative + PollingScheduler.untilGridPoint(negative, 100, grid)) % grid).isZero();
+    }
 }

@@ -30,6 +30,7 @@ class JsonLineScannerTest {
         if (event != null) {
             assertThat(event.type()).isEqualTo(tree.path("type").asText());
             assertThat(event.ephemeral()).isEqualTo(tree.path("ephemeral").isBoolean() && tree.path("ephemeral").asBoolean());
+            assertThat(event.id()).as("id of %s", line).isEqualTo(tree.path("id").asText(null));
             tree.path("data").fields().forEachRemaining(field -> {
                 JsonNode v = field.getValue();
                 if (v.isFloatingPointNumber()) { // the tree holds a double
@@ -76,6 +77,18 @@ class JsonLineScannerTest {
             assertAgrees("{\"type\":\"a\",\"data\":" + "[".repeat(depth) + "]".repeat(depth) + "}");
             assertAgrees("{\"type\":\"a\",\"data\":" + "{\"x\":".repeat(depth) + "1" + "}".repeat(depth) + "}");
         }
+    }
+
+    @Test
+    void agreesOnTheEventsOwnId() {
+        for (String line : List.of("{\"type\":\"a\",\"id\":\"e-1\"}", "{\"id\":\"x\\u0041\\n\",\"type\":\"a\"}",
+                "{\"type\":\"a\",\"id\":7}", "{\"type\":\"a\",\"id\":null}", "{\"type\":\"a\",\"id\":\"one\",\"id\":\"two\"}",
+                "{\"type\":\"a\",\"id\":\"one\",\"id\":2}", "{\"type\":\"a\",\"data\":{\"id\":\"inner\"}}",
+                "{\"type\":\"a\",\"\\u0069d\":\"escaped name\"}", "{\"type\":\"a\",\"id\":{\"k\":1}}")) {
+            assertAgrees(line);
+        }
+        assertThat(new JsonLineScanner().scan("{\"type\":\"a\",\"id\":\"e-1\"}").id()).isEqualTo("e-1");
+        assertThat(new JsonLineScanner().scan("{\"type\":\"a\",\"data\":{\"id\":\"inner\"}}").id()).isNull();
     }
 
     @Test
