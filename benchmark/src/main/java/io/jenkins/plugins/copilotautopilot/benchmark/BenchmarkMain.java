@@ -75,6 +75,7 @@ public final class BenchmarkMain {
                 case "--speedup" -> speedup = Double.parseDouble(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--baseline-runner" -> System.setProperty("baseline.runner", args[++i]);
+                case "--baseline-sessions" -> System.setProperty("baseline.sessions", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -294,6 +295,10 @@ public final class BenchmarkMain {
                         before.coreShare() * 100, before.remotingCpuSeconds() / before.windowSeconds() * 100, before.cpuMicrosPerLine(),
                         before.checkpointCpuSeconds() / before.windowSeconds() * 100, before.p99() / 1e6),
                 "—");
+        String baseline = System.getProperty("baseline.sessions", "");
+        if (!baseline.isEmpty()) {
+            baselineSessions(Path.of(baseline), last.sessions(), seconds, speedup, work);
+        }
         row("Agents' CPU, " + fmt(last.sessions()) + " sessions (the watch handlers' looks and hand-overs, in Jenkins spread over the agents)",
                 String.format(Locale.ROOT, "%.1f %% of one core: %.1f µs per look", last.agentCoreShare() * 100,
                         last.agentCpuSeconds() * 1e6 / (last.sessions() * last.windowSeconds() * 1000.0 / ConcurrentSessions.HANDOVER_MILLIS)),
@@ -307,6 +312,48 @@ public final class BenchmarkMain {
                 "p99 ≤ 500 ms");
     }
 
+    /** Rounds of the largest N with this checkout's code and another's, alternated, for {@code --baseline-sessions}. */
+    static final int BASELINE_ROUNDS = 3;
+
+    /**
+     * The largest N again, {@value #BASELINE_ROUNDS} times with this checkout's code and as often with the code of
+     * {@code checkout} (another commit's worktree, built), alternated so that both see the same machine: one row of
+     * their medians.
+     */
+    private void baselineSessions(Path checkout, int sessions, double seconds, double speedup, Path work) throws Exception {
+        Path classes = checkout.resolve("benchmark/target/classes");
+        Path classpath = checkout.resolve("benchmark/target/classpath.txt");
+        if (!Files.isDirectory(classes) || !Files.isRegularFile(classpath)) {
+            throw new IllegalArgumentException("--baseline-sessions: no built benchmark in " + checkout
+                    + " (build it there with: mvn -DskipPlugin -DskipTests package)");
+        }
+        String baselineClasspath = classes + java.io.File.pathSeparator + Files.readString(classpath).strip();
+        List<ConcurrentSessions.Result> now = new ArrayList<>();
+        List<ConcurrentSessions.Result> then = new ArrayList<>();
+        String[] args = {String.valueOf(sessions), String.valueOf(seconds), String.valueOf(speedup)};
+        for (int round = 0; round < BASELINE_ROUNDS; round++) {
+            now.add(ConcurrentSessions.Result.parse(childOn(System.getProperty("java.class.path"), work, List.of(SESSIONS_HEAP),
+                    ConcurrentSessions.class.getName(), args)));
+            then.add(ConcurrentSessions.Result.parse(childOn(baselineClasspath, work, List.of(SESSIONS_HEAP),
+                    ConcurrentSessions.class.getName(), args)));
+        }
+        row("Controller CPU, " + fmt(sessions) + " sessions, this checkout / the baseline " + checkout + " (" + BASELINE_ROUNDS
+                        + " alternated runs each, medians)",
+                controllerMedians(now) + " / " + controllerMedians(then), "—");
+    }
+
+    private static String controllerMedians(List<ConcurrentSessions.Result> results) {
+        return String.format(Locale.ROOT, "%.1f %% of one core, %.1f µs per CLI line at %s lines/s",
+                median(results, r -> r.coreShare() * 100), median(results, ConcurrentSessions.Result::cpuMicrosPerLine),
+                fmt(Math.round(median(results, r -> r.lines() / r.windowSeconds()))));
+    }
+
+    private static double median(List<ConcurrentSessions.Result> results, java.util.function.ToDoubleFunction<ConcurrentSessions.Result> f) {
+        double[] values = results.stream().mapToDouble(f).sorted().toArray();
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    }
+
     private static String join(List<ConcurrentSessions.Result> results, java.util.function.Function<ConcurrentSessions.Result, String> f,
                                String separator) {
         return results.stream().map(f).collect(java.util.stream.Collectors.joining(separator));
@@ -317,11 +364,16 @@ public final class BenchmarkMain {
      * its last line of output.
      */
     private static String child(Path work, List<String> jvmOptions, String mainClass, String... args) throws Exception {
+        return childOn(System.getProperty("java.class.path"), work, jvmOptions, mainClass, args);
+    }
+
+    /** Like {@link #child(Path, List, String, String...)}, with the classes of {@code classpath}. */
+    private static String childOn(String classpath, Path work, List<String> jvmOptions, String mainClass, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.io.tmpdir=" + work);
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", classpath, mainClass));
         command.addAll(List.of(args));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {

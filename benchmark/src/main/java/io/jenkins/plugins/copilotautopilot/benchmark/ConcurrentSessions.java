@@ -213,7 +213,8 @@ public final class ConcurrentSessions {
                     Double.parseDouble(f.get("linesPerSessionSecond")), Long.parseLong(f.get("looks")),
                     Double.parseDouble(f.get("starterCpuSeconds")), Long.parseLong(f.get("started")),
                     Double.parseDouble(f.get("checkpointCpuSeconds")), Double.parseDouble(f.get("remotingCpuSeconds")),
-                    Double.parseDouble(f.get("agentCpuSeconds")), Long.parseLong(f.get("handovers")), Long.parseLong(f.get("calls")));
+                    Double.parseDouble(f.get("agentCpuSeconds")), Long.parseLong(f.get("handovers")),
+                    Long.parseLong(f.getOrDefault("calls", f.get("handovers")))); // a baseline from before calls were counted: one per hand-over
         }
     }
 
@@ -778,13 +779,7 @@ public final class ConcurrentSessions {
 
     @SuppressWarnings("unchecked")
     private static List<Handed> deserialize(byte[] wire) {
-        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(wire))) {
-            return (List<Handed>) in.readObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
+        return (List<Handed>) ChannelInput.readFrom(wire);
     }
 
     private static Map<Long, Long> cpuByThread(String prefix) {

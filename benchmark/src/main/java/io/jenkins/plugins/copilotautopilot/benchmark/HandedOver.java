@@ -2,10 +2,8 @@ package io.jenkins.plugins.copilotautopilot.benchmark;
 
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -44,13 +42,7 @@ final class HandedOver implements CliSession {
 
         /** On the controller: what remoting reads from it. */
         static Chunk deserialize(byte[] bytes) {
-            try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-                return (Chunk) in.readObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(e);
-            }
+            return (Chunk) ChannelInput.readFrom(bytes);
         }
     }
 
