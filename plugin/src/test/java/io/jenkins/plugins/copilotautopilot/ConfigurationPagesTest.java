@@ -112,6 +112,30 @@ class ConfigurationPagesTest {
     }
 
     @Test
+    void emptyListsOnTheSystemPageStayEmpty() throws Exception {
+        CopilotAutopilotStep defaults = CopilotAutopilotConfiguration.get().getDefaults();
+        defaults.setAllowTools(List.of());
+        defaults.setDenyTools(List.of());
+        defaults.setApproveTools(List.of());
+        defaults.setApprovers(List.of());
+        defaults.setAllowUrls(List.of());
+        defaults.setDenyUrls(List.of("example.invalid"));
+
+        j.configRoundtrip(); // a form that showed "[]" for an empty list saved it as the entry "[]", which no step accepts
+
+        CopilotAutopilotStep after = CopilotAutopilotConfiguration.get().getDefaults();
+        for (List<String> list : List.of(entries(after.getAllowTools()), entries(after.getDenyTools()),
+                entries(after.getApproveTools()), entries(after.getApprovers()), entries(after.getAllowUrls()))) {
+            assertEquals(List.of(), list);
+        }
+        assertEquals(List.of("example.invalid"), after.getDenyUrls());
+    }
+
+    private static List<String> entries(List<String> list) {
+        return list == null ? List.of() : list;
+    }
+
+    @Test
     void theToolsPageShowsTheInstallationAndSavesIt() throws Exception {
         HtmlPage page = j.createWebClient().goTo("manage/configureTools/");
         assertThat(page.asXml(), containsString(TOOL));
