@@ -337,7 +337,9 @@ class RunnerEndToEndTest {
         Path journal = dir.resolve("out/journal.jsonl");
         Path timeline = dir.resolve("out/timeline.svg");
         try (ScriptedModelServer server = ScriptedModelServer.start(Scripts.bashThenComplete("sleep 317", "never"))) {
-            List<String> command = new ArrayList<>(List.of(
+            // A build started in the background (nohup, &) ignores SIGINT, as its children do, and a JVM that starts with
+            // SIGINT ignored leaves it ignored: the runner is started with Ctrl-C's default, as a terminal starts it.
+            List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + tmp,
                     "-cp", System.getProperty("java.class.path"), RunnerMain.class.getName(),
                     "--offline", "--allow-all-tools", "-C", work.toString(), "-p", "Sleep",
