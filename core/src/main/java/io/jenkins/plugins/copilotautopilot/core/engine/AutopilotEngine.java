@@ -306,8 +306,8 @@ public final class AutopilotEngine {
     }
 
     /**
-     * Sets up, in a new JVM, what describing a session's end takes (Jackson's serializers for the result, the JDK's
-     * annotation parsing they start), so that a runner can do it on a spare thread while the CLI runs rather than
+     * Sets up, in a new JVM, what describing a session's end takes (the classes of a result and of its JSON tree, and
+     * Jackson's reading of an answer), so that a runner can do it on a spare thread while the CLI runs rather than
      * after the CLI's end, when the user waits for it.
      *
      * @return the description of a sample result with every kind of value a result holds
