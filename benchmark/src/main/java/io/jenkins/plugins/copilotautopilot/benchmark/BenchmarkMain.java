@@ -349,9 +349,7 @@ public final class BenchmarkMain {
     }
 
     private static double median(List<ConcurrentSessions.Result> results, java.util.function.ToDoubleFunction<ConcurrentSessions.Result> f) {
-        double[] values = results.stream().mapToDouble(f).sorted().toArray();
-        int mid = values.length / 2;
-        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+        return Stats.median(results.stream().mapToDouble(f).toArray());
     }
 
     private static String join(List<ConcurrentSessions.Result> results, java.util.function.Function<ConcurrentSessions.Result, String> f,

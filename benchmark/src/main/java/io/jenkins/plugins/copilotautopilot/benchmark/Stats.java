@@ -18,6 +18,16 @@ final class Stats {
         return sorted[index];
     }
 
+    /** The median (the nearest rank, as {@link #percentile}) of {@code values}. */
+    static double median(double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[(int) Math.max(0, Math.ceil(0.5 * sorted.length) - 1)];
+    }
+
     static double median(List<Long> values) {
         long[] array = values.stream().mapToLong(Long::longValue).toArray();
         return percentile(array, array.length, 50);
