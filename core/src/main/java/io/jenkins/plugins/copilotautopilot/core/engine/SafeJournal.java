@@ -19,6 +19,8 @@ final class SafeJournal {
     private EventJournal journal;
     private long recordedChars;
     private long dropped;
+    /** When what it held was last written out (a checkpoint's flush, a tool's start, a timed one). */
+    private long flushedAtNanos = System.nanoTime();
 
     SafeJournal(EventJournal journal, LogRenderer renderer, long limitChars) {
         this.journal = journal;
@@ -92,12 +94,23 @@ final class SafeJournal {
     }
 
     synchronized void flush() {
+        flushedAtNanos = System.nanoTime();
         if (journal != null) {
             try {
                 journal.flush();
             } catch (RuntimeException e) {
                 fail(e);
             }
+        }
+    }
+
+    /**
+     * Writes out what it holds unless that was done less than {@code maxAgeNanos} ago, by any flush: a follower
+     * that saves a checkpoint every second (each one a flush) adds no timed writes of its own.
+     */
+    synchronized void flushIfOlderThan(long maxAgeNanos) {
+        if (System.nanoTime() - flushedAtNanos >= maxAgeNanos) {
+            flush();
         }
     }
 

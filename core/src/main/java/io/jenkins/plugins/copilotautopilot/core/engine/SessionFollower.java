@@ -83,7 +83,6 @@ public final class SessionFollower {
     private long usageOffset;
     private WorkTreeChanges changes;
     private long lastActivityNanos = System.nanoTime();
-    private long lastJournalFlushNanos = System.nanoTime();
     private long resultSeenAtNanos;
     private volatile boolean abortRequested;
     private volatile SessionResult result;
@@ -512,11 +511,7 @@ public final class SessionFollower {
         }
         // what was recorded reaches the disk soon (and before a tool runs, see EventPipeline): a follower killed
         // meanwhile (a runner stopped with SIGKILL) loses at most that much of the journal
-        long now = System.nanoTime();
-        if (now - lastJournalFlushNanos >= JOURNAL_FLUSH_NANOS) {
-            journal.flush();
-            lastJournalFlushNanos = now;
-        }
+        journal.flushIfOlderThan(JOURNAL_FLUSH_NANOS);
     }
 
     /** Reads until the files hold nothing more (the CLI has ended, or was stopped). */
