@@ -623,10 +623,12 @@ public final class ConcurrentSessions {
             SessionFiles.Usage usage = SessionFiles.usage(folder, agentUsage, MAX_BYTES);
             SessionFiles.openApprovals(folder);
             boolean last = exitCode != null && out.length < MAX_BYTES && err.length < MAX_BYTES && usage.consumed() == 0;
+            HandedOver.Chunk chunk = new HandedOver.Chunk(agentOutput, out, agentStderr, err, agentUsage, usage.lines(), usage.consumed(),
+                    last ? exitCode : null);
             agentOutput += out.length;
             agentStderr += err.length;
             agentUsage += usage.consumed();
-            return new HandedOver.Chunk(out, err, usage.lines(), usage.consumed(), last ? exitCode : null);
+            return chunk;
         }
 
         /**
