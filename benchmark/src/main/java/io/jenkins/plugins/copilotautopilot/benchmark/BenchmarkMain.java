@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ol>
  *   <li>event pipeline throughput on one core over a synthetic 1,000,000-event stream, beside {@code jq} and Node.js;</li>
  *   <li>the same stream in a JVM with a 64 MB heap;</li>
- *   <li>the engine's overhead on a real 2-turn session (real CLI, scripted model), and the runner with JVM start;</li>
+ *   <li>the engine's overhead on a real 2-turn session (real CLI, scripted model), and the runner with JVM start (and
+ *   where its time goes: before the CLI starts, the CLI, after it has ended);</li>
  *   <li>log compaction: rendered bytes over raw stdout bytes;</li>
  *   <li>latency from an event's arrival to its rendered line being flushed;</li>
  *   <li>many sessions followed at once as the plugin follows them ({@link ConcurrentSessions}), each N in a child JVM
@@ -45,6 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class BenchmarkMain {
     static final int WARMUP_ROUNDS = 2;
     static final int PEER_ROUNDS = 3;
+    /** Rounds of the runner's split (at most; fewer when fewer runs are asked for). */
+    static final int SPLIT_ROUNDS = 10;
     /** The heap the concurrent sessions run in (1,000 sessions must fit). */
     static final String SESSIONS_HEAP = "-Xmx256m";
 
@@ -222,6 +225,9 @@ public final class BenchmarkMain {
                 row("The same through the runner of the baseline checkout (" + baselineScript + ", median of " + runs
                                 + ", same rounds)", String.format(Locale.ROOT, "%.0f ms: %+.0f ms over the bare CLI", ms(rb), ms(rb - b)), "—");
             }
+            if (withRunner) {
+                runnerSplit(sessions, cli, work, script, baselineScript, Math.min(runs, SPLIT_ROUNDS));
+            }
         }
 
         // an answer of 1,000 findings: checked, held to the workspace, written for warnings-ng
@@ -246,6 +252,38 @@ public final class BenchmarkMain {
         } finally {
             LocalCliSession.deleteRecursively(dir);
         }
+    }
+
+    /**
+     * Where the runner's time goes: the same sessions with the CLI behind a wrapper that notes its start and end
+     * ({@link StampedCli}), the bare CLI and the runner (and the baseline's) alternated; medians of each part.
+     */
+    private void runnerSplit(RealSessions sessions, CliExecutable cli, Path work, Path script, Path baselineScript, int rounds)
+            throws IOException, InterruptedException {
+        StampedCli stamped = StampedCli.around(cli, work);
+        RealSessions wrapped = sessions.with(stamped.executable());
+        List<StampedCli.Split> bare = new ArrayList<>();
+        List<StampedCli.Split> runner = new ArrayList<>();
+        List<StampedCli.Split> baseline = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            bare.add(stamped.time(wrapped::bare));
+            runner.add(stamped.time(() -> wrapped.runner(script)));
+            if (baselineScript != null) {
+                baseline.add(stamped.time(() -> wrapped.runner(baselineScript)));
+            }
+        }
+        String label = "Where the runner's time goes (median of " + rounds + ", alternated; the CLI behind a script that notes"
+                + " its start and end): before the CLI starts / the CLI / after it has ended";
+        row(label, "runner " + split(runner) + "; bare CLI " + split(bare), "—");
+        if (baselineScript != null) {
+            row("The same, the runner of the baseline checkout (same rounds)", "runner " + split(baseline), "—");
+        }
+    }
+
+    private static String split(List<StampedCli.Split> splits) {
+        return String.format(Locale.ROOT, "%.0f / %.0f / %.0f ms", ms(Stats.median(splits.stream().map(StampedCli.Split::before).toList())),
+                ms(Stats.median(splits.stream().map(StampedCli.Split::cli).toList())),
+                ms(Stats.median(splits.stream().map(StampedCli.Split::after).toList())));
     }
 
     private void concurrentSessions(List<Integer> counts, double seconds, double speedup, Path work) throws Exception {

@@ -39,6 +39,11 @@ final class RealSessions {
         this.root = root;
     }
 
+    /** The same sessions with {@code other} as the CLI (a wrapper around it). */
+    RealSessions with(CliExecutable other) {
+        return new RealSessions(other, server, root);
+    }
+
     CliCommand command(String prompt) throws IOException {
         Path run = Files.createTempDirectory(root, "run-");
         Path work = Files.createDirectories(run.resolve("work"));

@@ -27,7 +27,7 @@ class BenchmarkSmokeTest {
             assertThat(report).contains("| Event pipeline, ", "| `jq -c .type` on the same file, median of 3 |",
                     "| Node.js `JSON.parse` line loop, median of 3 |", "| Latency, chunk arrival", "| Same stream with `-Xmx64m` | finished; peak heap", "(a tenth of the events) vs",
                     "capture `cli-longstream`", "| Log size / stdout size, live streaming session", "| Real 2-turn session, bare CLI",
-                    "through the engine, in-process", "through the standalone runner", "| Concurrent sessions, N = 1 / 10 ",
+                    "through the engine, in-process", "through the standalone runner", "| Where the runner's time goes (median of 1, ", "| Concurrent sessions, N = 1 / 10 ",
                     "| Live heap per running session", "| Controller CPU per session-minute", "| Controller CPU, 10 sessions | ",
                     "| The same, 10 sessions, with a checkpoint after every hand-over",
                     "| The same, 10 sessions, with each chunk written out by its own code", "| Agents' CPU, 10 sessions",
