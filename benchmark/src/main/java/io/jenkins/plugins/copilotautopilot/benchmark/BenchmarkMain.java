@@ -260,27 +260,37 @@ public final class BenchmarkMain {
      */
     private void runnerSplit(RealSessions sessions, CliExecutable cli, Path work, Path script, Path baselineScript, int rounds)
             throws IOException, InterruptedException {
-        StampedCli stamped = StampedCli.around(cli, work);
+        String label = "Where the runner's time goes (median of " + rounds + ", alternated; the CLI behind a script that notes"
+                + " its start and end): before the CLI starts / the CLI / after it has ended";
+        StampedCli stamped;
+        try {
+            stamped = StampedCli.around(cli, work);
+        } catch (IOException e) {
+            row(label, "not measured: " + e.getMessage(), "—");
+            return;
+        }
         RealSessions wrapped = sessions.with(stamped.executable());
         List<StampedCli.Split> bare = new ArrayList<>();
         List<StampedCli.Split> runner = new ArrayList<>();
         List<StampedCli.Split> baseline = new ArrayList<>();
         for (int i = 0; i < rounds; i++) {
-            bare.add(stamped.time(wrapped::bare));
-            runner.add(stamped.time(() -> wrapped.runner(script)));
+            stamped.reset();
+            bare.add(stamped.split(wrapped.bareSpan()));
+            stamped.reset();
+            runner.add(stamped.split(wrapped.runnerSpan(script)));
             if (baselineScript != null) {
-                baseline.add(stamped.time(() -> wrapped.runner(baselineScript)));
+                stamped.reset();
+                baseline.add(stamped.split(wrapped.runnerSpan(baselineScript)));
             }
         }
-        String label = "Where the runner's time goes (median of " + rounds + ", alternated; the CLI behind a script that notes"
-                + " its start and end): before the CLI starts / the CLI / after it has ended";
-        row(label, "runner " + split(runner) + "; bare CLI " + split(bare), "—");
+        row(label, "runner " + medians(runner) + "; bare CLI " + medians(bare), "—");
         if (baselineScript != null) {
-            row("The same, the runner of the baseline checkout (same rounds)", "runner " + split(baseline), "—");
+            row("The same, the runner of the baseline checkout (same rounds)", "runner " + medians(baseline), "—");
         }
     }
 
-    private static String split(List<StampedCli.Split> splits) {
+    /** The medians of each part, which need not add up to the median of the whole. */
+    private static String medians(List<StampedCli.Split> splits) {
         return String.format(Locale.ROOT, "%.0f / %.0f / %.0f ms", ms(Stats.median(splits.stream().map(StampedCli.Split::before).toList())),
                 ms(Stats.median(splits.stream().map(StampedCli.Split::cli).toList())),
                 ms(Stats.median(splits.stream().map(StampedCli.Split::after).toList())));

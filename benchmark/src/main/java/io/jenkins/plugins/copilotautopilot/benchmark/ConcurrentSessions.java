@@ -92,6 +92,8 @@ public final class ConcurrentSessions {
      * did before issue 32; otherwise at most this often.
      */
     private static final long HANDOVER_CHECKPOINT_MILLIS = Long.getLong("bench.handoverCheckpointMillis", 1000);
+    /** One checkpoint in this many has its CPU time measured (see {@code checkpointCpu}). */
+    private static final int CHECKPOINT_SAMPLE = 16;
     /**
      * Sessions per agent whose hand-overs go in one call (a model of a change to the plugin, which makes one call per
      * session): 1, a call per session, as the plugin does; K, the sessions of each agent (slots 0..K-1 on the
@@ -112,12 +114,10 @@ public final class ConcurrentSessions {
     private final AtomicLong startedSessions = new AtomicLong();
     /**
      * CPU time the controller's threads spent writing checkpoint files (the step's, not the engine's), estimated from
-     * one checkpoint in {@value #CHECKPOINT_SAMPLE}: each measurement reads the thread's CPU clock twice, a system call
-     * on this kind of machine, which would otherwise add itself to the controller's CPU time being measured.
+     * one checkpoint in {@value #CHECKPOINT_SAMPLE} chosen at random: each measurement reads the thread's CPU clock
+     * twice, a system call on this kind of machine, which would otherwise add itself to the controller's CPU time.
      */
     private final AtomicLong checkpointCpu = new AtomicLong();
-    private final AtomicLong controllerCheckpoints = new AtomicLong();
-    static final int CHECKPOINT_SAMPLE = 16;
     private final AtomicLong handovers = new AtomicLong();
     /** Calls across the channel: one per hand-over, or one per batch of an agent's hand-overs. */
     private final AtomicLong calls = new AtomicLong();
@@ -670,7 +670,7 @@ public final class ConcurrentSessions {
         /** As the step does ({@code SessionDriver.saveCheckpoint}): the journal flushed, the file rewritten in place. */
         private synchronized void saveCheckpoint() throws IOException {
             boolean measured = !Thread.currentThread().getName().startsWith(STARTER_PREFIX)
-                    && controllerCheckpoints.incrementAndGet() % CHECKPOINT_SAMPLE == 0;
+                    && java.util.concurrent.ThreadLocalRandom.current().nextInt(CHECKPOINT_SAMPLE) == 0;
             long c0 = measured ? THREADS.getCurrentThreadCpuTime() : 0;
             CheckpointFile.write(checkpoint, follower.checkpoint());
             lastCheckpoint = System.currentTimeMillis();

@@ -21,6 +21,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +53,27 @@ final class RealSessions {
         return Commands.build(options, cli, work.toString(), run.resolve("control").toString(), Map.of());
     }
 
+    /** When a session's process was started and when it had ended, on the wall clock and on the monotonic one. */
+    record Span(Instant start, Instant end, long nanos) {
+        static Span of(ProcessBuilder builder, String what) throws IOException, InterruptedException {
+            Instant start = Instant.now();
+            long t0 = System.nanoTime();
+            Process process = builder.start();
+            if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                throw new IOException(what + " failed");
+            }
+            long nanos = System.nanoTime() - t0;
+            return new Span(start, Instant.now(), nanos);
+        }
+    }
+
     /** The bare CLI: same command and environment, output to /dev/null. Wall nanoseconds. */
     long bare() throws IOException, InterruptedException {
+        return bareSpan().nanos();
+    }
+
+    /** {@link #bare}, with when its process started and ended. */
+    Span bareSpan() throws IOException, InterruptedException {
         CliCommand command = command("Create hi.txt");
         Path prompt = Files.writeString(Path.of(command.workingDirectory()).resolveSibling("prompt.txt"), command.task().prompt());
         Files.createDirectories(Path.of(command.launchFolder(), "copilot-home"));
@@ -61,12 +81,7 @@ final class RealSessions {
                 .redirectInput(prompt.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().putAll(command.environment());
-        long start = System.nanoTime();
-        Process process = builder.start();
-        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new IOException("the bare CLI failed");
-        }
-        return System.nanoTime() - start;
+        return Span.of(builder, "the bare CLI");
     }
 
     /** Through the engine, in-process as Jenkins runs it: live log, journal, masking. Wall nanoseconds. */
@@ -89,6 +104,11 @@ final class RealSessions {
      * class data archive), everything included. Wall nanoseconds.
      */
     long runner(Path script) throws IOException, InterruptedException {
+        return runnerSpan(script).nanos();
+    }
+
+    /** {@link #runner}, with when its process started and ended. */
+    Span runnerSpan(Path script) throws IOException, InterruptedException {
         CliCommand command = command("Create hi.txt");
         List<String> args = new ArrayList<>(List.of(script.toString(), "--copilot", cli.path(), "--offline", "--allow-all-tools",
                 "-C", command.workingDirectory(), "-p", "Create hi.txt"));
@@ -99,12 +119,7 @@ final class RealSessions {
         // the same JVM as this benchmark's (the class data archive was made by the build's)
         builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
                 + System.getenv().getOrDefault("PATH", ""));
-        long start = System.nanoTime();
-        Process process = builder.start();
-        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new IOException("the runner failed");
-        }
-        return System.nanoTime() - start;
+        return Span.of(builder, "the runner");
     }
 
     /** A streaming session: raw stdout bytes and rendered log bytes. */
