@@ -3,6 +3,8 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -57,6 +59,7 @@ class PollingSchedulerTest {
                 second.countDown();
                 return PollingScheduler.Next.LATER; // next look in 30 s, unless woken
             });
+            handle.wake(); // its first look, due at the next point of a 15 s grid, now
             assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
             handle.wake();
             assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
@@ -68,9 +71,26 @@ class PollingSchedulerTest {
             scheduler.submit(() -> {
                 after.countDown();
                 return PollingScheduler.Next.DONE;
-            });
+            }).wake();
             assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(looks).hasValue(2);
+        }
+    }
+
+    @Test
+    void aNewTasksFirstLookComesAtTheNextGridPoint() throws Exception {
+        // a grid of 50 ms: the first look of each of twenty tasks submitted now within one interval
+        EngineTimings timings = new EngineTimings(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), 1024);
+        CountDownLatch looked = new CountDownLatch(20);
+        try (PollingScheduler scheduler = new PollingScheduler(2, timings, "test-follower")) {
+            for (int t = 0; t < 20; t++) {
+                scheduler.submit(() -> {
+                    looked.countDown();
+                    return PollingScheduler.Next.DONE;
+                });
+            }
+            assertThat(looked.await(10, TimeUnit.SECONDS)).isTrue();
         }
     }
 
@@ -90,5 +110,86 @@ class PollingSchedulerTest {
         assertThat(PollingScheduler.untilGridPoint(base, 100, grid)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
         long negative = -base - TimeUnit.MILLISECONDS.toNanos(1);
         assertThat((negative + PollingScheduler.untilGridPoint(negative, 100, grid)) % grid).isZero();
+    }
+
+    @Test
+    void theLooksDueAtOneGridPointRunOneAfterTheOtherOnOneThread() throws Exception {
+        // a grid of 1 s: fifty tasks asked to look again 2 s on are due at one or, straddling a second, two points
+        EngineTimings slow = new EngineTimings(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), 1024);
+        Set<String> secondLooks = ConcurrentHashMap.newKeySet();
+        CountDownLatch done = new CountDownLatch(50);
+        try (PollingScheduler scheduler = new PollingScheduler(4, slow, daemons(), TimeUnit.SECONDS.toNanos(30))) {
+            for (int t = 0; t < 50; t++) {
+                AtomicInteger looks = new AtomicInteger();
+                scheduler.submit(() -> {
+                    if (looks.incrementAndGet() == 1) {
+                        return PollingScheduler.Next.LATER;
+                    }
+                    secondLooks.add(Thread.currentThread().getName());
+                    Thread.sleep(2); // long enough for a woken thread to take the next look if one were woken
+                    done.countDown();
+                    return PollingScheduler.Next.DONE;
+                });
+            }
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(secondLooks).as("a thread woken for each grid point, not one for each look").hasSizeLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aLookThatWaitsDoesNotHoldUpTheOthersDueWithIt() throws Exception {
+        // a grid of 50 ms, looks every 100–200 ms: tasks submitted together share grid points
+        EngineTimings timings = new EngineTimings(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), 1024);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocked = new CountDownLatch(1);
+        try (PollingScheduler scheduler = new PollingScheduler(2, timings, "test-follower")) {
+            AtomicInteger blockerLooks = new AtomicInteger();
+            scheduler.submit(() -> {
+                if (blockerLooks.incrementAndGet() > 1) { // its looks after the first wait, as a call that hangs would
+                    blocked.countDown();
+                    release.await(60, TimeUnit.SECONDS);
+                }
+                return PollingScheduler.Next.LATER;
+            });
+            List<AtomicInteger> quick = new ArrayList<>();
+            for (int t = 0; t < 50; t++) {
+                AtomicInteger looks = new AtomicInteger();
+                quick.add(looks);
+                scheduler.submit(() -> {
+                    looks.incrementAndGet();
+                    return PollingScheduler.Next.LATER;
+                });
+            }
+            assertThat(blocked.await(30, TimeUnit.SECONDS)).isTrue();
+            int[] before = quick.stream().mapToInt(AtomicInteger::get).toArray();
+            // each of the others is looked at again while that one still waits, those due with it too
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!allLookedAtTwiceMore(quick, before) && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertThat(allLookedAtTwiceMore(quick, before)).as("every other task looked at while one look waits").isTrue();
+            assertThat(release.getCount()).isOne();
+            release.countDown();
+        }
+    }
+
+    private static boolean allLookedAtTwiceMore(List<AtomicInteger> looks, int[] before) {
+        for (int i = 0; i < before.length; i++) {
+            if (looks.get(i).get() < before[i] + 2) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemons() {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, "test-follower-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 }
