@@ -75,8 +75,11 @@ public final class SessionDriver implements AgentSession.Owner {
     private volatile long unreachableSinceNanos;
     private volatile boolean reportedTrouble;
     private volatile long lastCheckpointNanos;
-    /** The most often a session's checkpoint is saved while it runs. */
-    static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * The most often a session's checkpoint is saved while it runs: as long as the journal may hold its lines in memory
+     * ({@code SessionFollower}), so that each checkpoint's flush is the journal's only write in between.
+     */
+    static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private long reportedLostBytes;
 
     public SessionDriver(String invocationId, Build build) {
@@ -278,7 +281,7 @@ public final class SessionDriver implements AgentSession.Owner {
             // Not after every hand-over: each is a journal flush and a file rewritten on the controller's disk, and
             // hand-overs come up to four times a second for each session. A controller that stops cleanly notes where
             // every session is (Following.shutDown), and from then on each hand-over is noted; one that dies prints again,
-            // when it resumes, what came after its last checkpoint (at most a second of the log), and loses none of it.
+            // when it resumes, what came after its last checkpoint (at most two seconds of the log), and loses none of it.
             saveCheckpoint();
         }
     }
@@ -288,7 +291,7 @@ public final class SessionDriver implements AgentSession.Owner {
         return controller == null || controller.isTerminating();
     }
 
-    /** Notes how far the follower got (after hand-overs and reads at most every second, and on shutdown). */
+    /** Notes how far the follower got (after hand-overs and reads at most every two seconds, and on shutdown). */
     void saveCheckpoint() {
         SessionFollower f = follower;
         if (f == null || completed.get()) {

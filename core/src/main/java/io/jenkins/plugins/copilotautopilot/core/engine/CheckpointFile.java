@@ -12,7 +12,7 @@ import java.util.zip.CRC32;
 
 /**
  * A {@link Checkpoint} kept in a small file that is rewritten in place: no file is created or renamed after the
- * first write. A follower saves one about once a second while its session prints; with a thousand sessions, a
+ * first write. A follower saves one every two seconds at most while its session prints; with a thousand sessions, a
  * new file plus a rename each time (with the data flushed that a rename over a file implies on ext4) cost the
  * controller more than following the sessions did.
  *

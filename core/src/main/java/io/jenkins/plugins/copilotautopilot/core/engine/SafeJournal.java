@@ -106,7 +106,7 @@ final class SafeJournal {
 
     /**
      * Writes out what it holds unless that was done less than {@code maxAgeNanos} ago, by any flush: a follower
-     * that saves a checkpoint every second (each one a flush) adds no timed writes of its own.
+     * that saves a checkpoint every two seconds (each one a flush) adds no timed writes of its own.
      */
     synchronized void flushIfOlderThan(long maxAgeNanos) {
         if (System.nanoTime() - flushedAtNanos >= maxAgeNanos) {
