@@ -333,24 +333,17 @@ public final class BenchmarkMain {
                         last.followerCpuSeconds() / last.windowSeconds() * 100, last.cpuMicrosPerLine(),
                         last.checkpointCpuSeconds() / last.windowSeconds() * 100),
                 "≤ 10 % of one core (old plugin: ~60 µs per event)");
-        // the same sessions followed as the plugin did before issue 32, in this run: a checkpoint after every hand-over
+        // the same sessions followed as the plugin did before issue 32, in this run: a checkpoint after every hand-over, and
+        // each chunk serialized field by field
         ConcurrentSessions.Result before = ConcurrentSessions.Result.parse(child(work, List.of(SESSIONS_HEAP,
-                        "-Dbench.handoverCheckpointMillis=0"), ConcurrentSessions.class.getName(), String.valueOf(last.sessions()),
-                String.valueOf(seconds), String.valueOf(speedup)));
-        row("The same, " + fmt(before.sessions()) + " sessions, with a checkpoint after every hand-over (the plugin before issue 32)",
+                        "-Dbench.handoverCheckpointMillis=0", FIELD_BY_FIELD), ConcurrentSessions.class.getName(),
+                String.valueOf(last.sessions()), String.valueOf(seconds), String.valueOf(speedup)));
+        row("The same, " + fmt(before.sessions()) + " sessions, followed as the plugin did before issue 32 (a checkpoint after every"
+                        + " hand-over, each chunk serialized with the descriptor of its sixteen fields)",
                 String.format(Locale.ROOT, "%.1f %% of one core (%.1f %% following hand-overs): %.1f µs per CLI line; of it %.1f %%"
                                 + " writing the step's checkpoint files; delay p99 %.0f ms",
                         before.coreShare() * 100, before.remotingCpuSeconds() / before.windowSeconds() * 100, before.cpuMicrosPerLine(),
                         before.checkpointCpuSeconds() / before.windowSeconds() * 100, before.p99() / 1e6),
-                "—");
-        // a model of a change to the plugin, in this run: the chunk written out by its own code, not field by field
-        ConcurrentSessions.Result written = ConcurrentSessions.Result.parse(child(work, List.of(SESSIONS_HEAP, WRITTEN_OUT),
-                ConcurrentSessions.class.getName(), String.valueOf(last.sessions()), String.valueOf(seconds), String.valueOf(speedup)));
-        row("The same, " + fmt(written.sessions()) + " sessions, with each chunk written out by its own code (`Externalizable`: a model"
-                        + " of a change to the plugin, whose `SessionChunk` crosses the channel with a descriptor of its sixteen fields)",
-                String.format(Locale.ROOT, "%.1f %% of one core (%.1f %% following hand-overs): %.1f µs per CLI line; delay p99 %.0f ms",
-                        written.coreShare() * 100, written.remotingCpuSeconds() / written.windowSeconds() * 100,
-                        written.cpuMicrosPerLine(), written.p99() / 1e6),
                 "—");
         String baseline = System.getProperty("baseline.sessions", "");
         if (!baseline.isEmpty()) {
@@ -369,8 +362,8 @@ public final class BenchmarkMain {
                 "p99 ≤ 500 ms");
     }
 
-    /** The chunk written out by its own code ({@link HandedOver.WrittenOut}): a model of a change to the plugin. */
-    private static final String WRITTEN_OUT = "-Dbench.chunkExternalizable=true";
+    /** Each chunk serialized with the descriptor of its fields, as the plugin did before its own wire form ({@link HandedOver#EXTERNALIZABLE}). */
+    private static final String FIELD_BY_FIELD = "-Dbench.chunkExternalizable=false";
 
     /** Rounds of the largest N with this checkout's code and another's, alternated, for {@code --baseline-sessions}. */
     static final int BASELINE_ROUNDS = 3;
@@ -390,19 +383,16 @@ public final class BenchmarkMain {
         String baselineClasspath = classes + java.io.File.pathSeparator + Files.readString(classpath).strip();
         List<ConcurrentSessions.Result> now = new ArrayList<>();
         List<ConcurrentSessions.Result> then = new ArrayList<>();
-        List<ConcurrentSessions.Result> writtenOut = new ArrayList<>();
         String[] args = {String.valueOf(sessions), String.valueOf(seconds), String.valueOf(speedup)};
         String thisClasspath = System.getProperty("java.class.path");
         for (int round = 0; round < BASELINE_ROUNDS; round++) {
             now.add(ConcurrentSessions.Result.parse(childOn(thisClasspath, work, List.of(SESSIONS_HEAP), ConcurrentSessions.class.getName(), args)));
             then.add(ConcurrentSessions.Result.parse(childOn(baselineClasspath, work, List.of(SESSIONS_HEAP),
                     ConcurrentSessions.class.getName(), args)));
-            writtenOut.add(ConcurrentSessions.Result.parse(childOn(thisClasspath, work, List.of(SESSIONS_HEAP, WRITTEN_OUT),
-                    ConcurrentSessions.class.getName(), args)));
         }
-        row("Controller CPU, " + fmt(sessions) + " sessions, this checkout / the baseline " + checkout + " / this checkout with"
-                        + " each chunk written out by its own code (" + BASELINE_ROUNDS + " alternated runs each, medians)",
-                controllerMedians(now) + " / " + controllerMedians(then) + " / " + controllerMedians(writtenOut), "—");
+        row("Controller CPU, " + fmt(sessions) + " sessions, this checkout / the baseline " + checkout + " ("
+                        + BASELINE_ROUNDS + " alternated runs each, medians)",
+                controllerMedians(now) + " / " + controllerMedians(then), "≤ 10 % of one core");
     }
 
     private static String controllerMedians(List<ConcurrentSessions.Result> results) {

@@ -49,7 +49,7 @@ import java.util.stream.Stream;
  * {@link #HANDOVER_MILLIS} (250 ms, as the plugin) with the plugin's code, and what is new is handed over: serialized, taken on one of the
  * controller's {@value #REMOTING_THREADS} channel threads and followed there at once ({@code AgentSession.deliver},
  * {@code SessionDriver.handedOver}: its own {@link SessionFollower}, engine, masker, live log sink and journal on disk,
- * a checkpoint at most once a second); one shared {@link PollingScheduler} with the plugin's 4 threads and timings
+ * a checkpoint at most every two seconds); one shared {@link PollingScheduler} with the plugin's 4 threads and timings
  * (100 ms after output, up to 500 ms when quiet) looks at each session as the step does. A writer (one thread) plays
  * the CLIs: it appends each capture's lines to the session's output file when they are due and writes the exit code
  * file after the last; a session that ends is replaced by a new one with the next capture, so N sessions run all the
@@ -86,12 +86,12 @@ public final class ConcurrentSessions {
             + "You are the GitHub Copilot CLI. ".repeat(750) + "\"},\"id\":\"s0\"}\n").getBytes(StandardCharsets.UTF_8);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** How often the step saves a checkpoint while output flows ({@code CopilotAutopilotStepExecution}). */
-    private static final long CHECKPOINT_MILLIS = Long.getLong("bench.checkpointMillis", 1000); // 0: none
+    private static final long CHECKPOINT_MILLIS = Long.getLong("bench.checkpointMillis", 2000); // 0: none
     /**
      * How often a hand-over is followed by a checkpoint ({@code SessionDriver.handedOver}): 0, after each, as the plugin
      * did before issue 32; otherwise at most this often.
      */
-    private static final long HANDOVER_CHECKPOINT_MILLIS = Long.getLong("bench.handoverCheckpointMillis", 1000);
+    private static final long HANDOVER_CHECKPOINT_MILLIS = Long.getLong("bench.handoverCheckpointMillis", 2000);
     /** One checkpoint in this many has its CPU time measured (see {@code checkpointCpu}). */
     private static final int CHECKPOINT_SAMPLE = 16;
     /**

@@ -103,13 +103,14 @@ final class HandedOver implements CliSession {
     }
 
     /**
-     * With {@code -Dbench.chunkExternalizable=true}, a model of a change to the plugin: the chunk written out field by
-     * field by its own code ({@link Externalizable}), so that a call's stream holds one class descriptor without fields
-     * and the bytes, instead of the descriptor of sixteen fields that default serialization writes and reads back.
+     * Whether the chunk crosses the channel as the plugin's {@code SessionChunk} does since issue 32: written out field
+     * by field by its own code ({@link WrittenOut}, as {@code SessionChunk.Wire}), so that a call's stream holds one
+     * class descriptor without fields and the bytes. With {@code -Dbench.chunkExternalizable=false}, as the plugin did
+     * before: default serialization, the descriptor of all sixteen fields written and read back with every call.
      */
-    static final boolean EXTERNALIZABLE = Boolean.getBoolean("bench.chunkExternalizable");
+    static final boolean EXTERNALIZABLE = Boolean.parseBoolean(System.getProperty("bench.chunkExternalizable", "true"));
 
-    /** The chunk as such a plugin would write it. */
+    /** The chunk as the plugin writes it ({@code SessionChunk.Wire}): the same fields in the same order and form. */
     public static final class WrittenOut implements java.io.Externalizable {
         private static final long serialVersionUID = 1L;
         private Chunk chunk;
@@ -131,9 +132,17 @@ final class HandedOver implements CliSession {
             out.writeLong(chunk.usageStart);
             writeBytes(out, chunk.usage);
             out.writeLong(chunk.usageConsumed);
+            writeBytes(out, chunk.launchError == null ? null : chunk.launchError.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            writeBytes(out, chunk.changesStatus);
+            writeBytes(out, chunk.changesNumstat);
+            writeBytes(out, chunk.changesPatch);
+            writeBytes(out, chunk.keptSession);
+            out.writeLong(chunk.keptSessionSize);
+            writeBytes(out, chunk.spans);
+            out.writeInt(-1); // approvalIds: none in the captures
+            out.writeInt(-1); // approvalTexts
+            // the exit code, which the plugin's last call carries as its argument beside the chunk
             out.writeInt(chunk.exitCode == null ? Integer.MIN_VALUE : chunk.exitCode);
-            // the last chunk's fields (launch error, changes, kept session, spans, approvals): none in the captures
-            out.writeBoolean(false);
         }
 
         @Override
@@ -145,21 +154,43 @@ final class HandedOver implements CliSession {
             long usageStart = in.readLong();
             byte[] usage = readBytes(in);
             long usageConsumed = in.readLong();
-            int exit = in.readInt();
-            if (in.readBoolean()) {
-                throw new IOException("no last-chunk fields in this model");
+            byte[] launchError = readBytes(in);
+            byte[] changesStatus = readBytes(in);
+            byte[] changesNumstat = readBytes(in);
+            byte[] changesPatch = readBytes(in);
+            byte[] keptSession = readBytes(in);
+            long keptSessionSize = in.readLong();
+            byte[] spans = readBytes(in);
+            if (in.readInt() != -1 || in.readInt() != -1) {
+                throw new IOException("no approvals in this model");
             }
+            int exit = in.readInt();
             chunk = new Chunk(outputStart, output, stderrStart, stderr, usageStart, usage, usageConsumed,
                     exit == Integer.MIN_VALUE ? null : exit);
+            chunk.launchError = launchError == null ? null : new String(launchError, java.nio.charset.StandardCharsets.UTF_8);
+            chunk.changesStatus = changesStatus;
+            chunk.changesNumstat = changesNumstat;
+            chunk.changesPatch = changesPatch;
+            chunk.keptSession = keptSession;
+            chunk.keptSessionSize = keptSessionSize;
+            chunk.spans = spans;
         }
 
         private static void writeBytes(java.io.ObjectOutput out, byte[] bytes) throws IOException {
-            out.writeInt(bytes.length);
-            out.write(bytes);
+            if (bytes == null) {
+                out.writeInt(-1);
+            } else {
+                out.writeInt(bytes.length);
+                out.write(bytes);
+            }
         }
 
         private static byte[] readBytes(java.io.ObjectInput in) throws IOException {
-            byte[] bytes = new byte[in.readInt()];
+            int length = in.readInt();
+            if (length < 0) {
+                return null;
+            }
+            byte[] bytes = new byte[length];
             in.readFully(bytes);
             return bytes;
         }

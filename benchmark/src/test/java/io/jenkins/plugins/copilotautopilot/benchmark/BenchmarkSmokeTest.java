@@ -29,8 +29,9 @@ class BenchmarkSmokeTest {
                     "capture `cli-longstream`", "| Log size / stdout size, live streaming session", "| Real 2-turn session, bare CLI",
                     "through the engine, in-process", "through the standalone runner", "| Where the runner's time goes (median of 1, ", "| Concurrent sessions, N = 1 / 10 ",
                     "| Live heap per running session", "| Controller CPU per session-minute", "| Controller CPU, 10 sessions | ",
-                    "| The same, 10 sessions, with a checkpoint after every hand-over",
-                    "| The same, 10 sessions, with each chunk written out by its own code", "| Agents' CPU, 10 sessions",
+                    "| The same, 10 sessions, followed as the plugin did before issue 32 (a checkpoint after every hand-over, each chunk"
+                            + " serialized with the descriptor of its sixteen fields) | ",
+                    "| Agents' CPU, 10 sessions",
                     "| Threads / open file descriptors", "| Delay, line written to the output file",
                     "| Answer of 1,000 review findings (", "(0 errors) | a few ms |", "| The same findings held to the workspace",
                     "(1,000 findings) | a few ms |", "| Python `jsonschema` (Draft 2020-12) validating the same answer");

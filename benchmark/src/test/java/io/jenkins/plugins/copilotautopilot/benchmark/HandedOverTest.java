@@ -28,6 +28,22 @@ class HandedOverTest {
                 new byte[0], 0, new byte[0], 0, null)))).exitCode()).as("no exit code yet").isNull();
     }
 
+    @Test
+    void theLastChunksFieldsCrossWrittenOutToo() throws IOException {
+        HandedOver.Chunk last = new HandedOver.Chunk(1, new byte[0], 0, new byte[0], 0, new byte[0], 0, 0);
+        last.launchError = "cannot run the CLI";
+        last.changesPatch = bytes("diff --git a/x b/x\n");
+        last.keptSessionSize = 42;
+
+        HandedOver.Chunk read = HandedOver.Chunk.deserialize(write(new HandedOver.WrittenOut(last)));
+
+        assertThat(read.launchError).isEqualTo("cannot run the CLI");
+        assertThat(read.changesPatch).isEqualTo(last.changesPatch);
+        assertThat(read.changesStatus).isNull();
+        assertThat(read.keptSessionSize).isEqualTo(42);
+        assertThat(read.exitCode()).isZero();
+    }
+
     private void assertSame(HandedOver.Chunk read) {
         assertThat(read.outputStart).isEqualTo(12);
         assertThat(read.output()).isEqualTo(chunk.output());
