@@ -189,6 +189,7 @@ public final class AutopilotEngine {
         SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
         LogRenderer renderer = new LogRenderer(sink, masker, agentTextInLog);
+        renderer.planned(plan); // a resumed follower prints no header, which would tell it
         SessionTracker tracker = new SessionTracker();
         tracker.addListener(renderer);
         listeners.forEach(tracker::addListener);

@@ -462,14 +462,19 @@ public final class SessionFollower {
     synchronized void catchUp(CliSession session, Checkpoint checkpoint) throws IOException, InterruptedException {
         while (outputOffset < checkpoint.outputOffset() || stderrOffset < checkpoint.stderrOffset()
                 || usageOffset < checkpoint.usageOffset()) {
-            SessionPoll poll = poll(session);
+            // Usage records are read in whole lines, which cannot be cut afterwards: while some are left before the
+            // checkpoint, no more than that is read, so that the reading stops where the checkpoint was taken. What
+            // the session state holds after it (model calls recorded while nobody followed) is followed live, with
+            // its log line and journal record, not counted here in silence.
+            long usageLeft = checkpoint.usageOffset() - usageOffset;
+            SessionPoll poll = usageLeft > 0 && usageLeft < timings.chunkBytes()
+                    ? session.poll(outputOffset, stderrOffset, usageOffset, (int) usageLeft) : poll(session);
             byte[] out = limit(poll.output(), checkpoint.outputOffset() - outputOffset);
             byte[] err = limit(poll.stderr(), checkpoint.stderrOffset() - stderrOffset);
-            boolean usage = usageOffset < checkpoint.usageOffset() && poll.usageConsumed() > 0;
+            boolean usage = usageLeft > 0 && poll.usageConsumed() > 0;
             if (out.length == 0 && err.length == 0 && !usage) {
                 break; // the files are shorter than the checkpoint says: go on from what is there
             }
-            // usage records are read in whole lines: a checkpoint is always at a line's end
             feed(new SessionPoll(out, err, null, false, null, usage ? poll.usage() : new byte[0],
                     usage ? poll.usageConsumed() : 0, null));
         }

@@ -66,12 +66,12 @@ public final class LogRenderer implements SessionListener {
     private String headerPath;
     /** With every tool allowed, what the CLI still denies for want of a user is a path outside the allowed ones: say so. */
     private boolean pathDenials;
-    /** Whether the work tree was to be recorded; null when no header was printed (a follower resumed after a restart). */
+    /** Whether the work tree was to be recorded; null when the plan is not known ({@link #planned}). */
     private Boolean recordChanges;
 
     private int currentTurn;
     private int deniedFetches;
-    /** The acceptance check's rounds at most; 0 without one (and when following a session again after a restart). */
+    /** The acceptance check's rounds at most; 0 without one. */
     private int verifyRounds;
     private final java.util.Set<String> deniedUrls = new java.util.LinkedHashSet<>();
     /** Denied URLs beyond the ones listed (counted per call, not distinct). */
@@ -91,9 +91,20 @@ public final class LogRenderer implements SessionListener {
         this.agentText = agentText;
     }
 
+    /**
+     * What later lines take from the plan (path denials, the acceptance check's rounds, why no changes are listed): set
+     * by the header, and by the engine for a follower resumed after a restart, which prints no header.
+     */
+    public void planned(SessionPlan plan) {
+        pathDenials = plan.get(SessionSettings.ALLOW_ALL_TOOLS) && !plan.get(SessionSettings.ALLOW_ALL_PATHS);
+        recordChanges = plan.get(SessionSettings.RECORD_CHANGES);
+        verifyRounds = plan.get(SessionSettings.VERIFY) == null ? 0 : plan.get(SessionSettings.MAX_VERIFY_ROUNDS);
+    }
+
     /** The lines before the CLI starts: what runs, where, with which policy. */
     public void header(CliCommand command) {
         SessionPlan plan = command.plan();
+        planned(plan);
         headerPath = command.executable().path();
         String version = command.executable().version() == null ? "" : " " + command.executable().version();
         line("Copilot CLI" + version + " (" + command.executable().path() + ") in " + command.workingDirectory());
@@ -118,8 +129,6 @@ public final class LogRenderer implements SessionListener {
         boolean allTools = plan.get(SessionSettings.ALLOW_ALL_TOOLS);
         boolean allPaths = plan.get(SessionSettings.ALLOW_ALL_PATHS);
         List<String> addDirs = plan.list(SessionSettings.ADD_DIRS);
-        pathDenials = allTools && !allPaths;
-        recordChanges = plan.get(SessionSettings.RECORD_CHANGES);
         if (allTools || allPaths || !addDirs.isEmpty()) {
             // "all allowed" tools still meet the CLI's path policy: say where they may go
             line("Paths: " + (allPaths ? "any (allowAllPaths)" : "the working directory"
@@ -138,7 +147,6 @@ public final class LogRenderer implements SessionListener {
         }
         String verify = plan.get(SessionSettings.VERIFY);
         if (verify != null) {
-            verifyRounds = plan.get(SessionSettings.MAX_VERIFY_ROUNDS);
             line("Verify: " + Texts.truncate(Texts.oneLine(verify), MAX_LINE) + " (after task_complete; at most "
                     + count(verifyRounds, "round") + ")");
         }

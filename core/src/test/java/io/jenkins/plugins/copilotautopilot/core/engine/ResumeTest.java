@@ -109,6 +109,39 @@ class ResumeTest {
     }
 
     @Test
+    void usageRecordsWrittenWhileNoFollowerRanArePrintedAndJournaledOnce() throws Exception {
+        // the checkpoint is taken once a usage record has been read; the rest of the session, with its later usage
+        // records, is written while no follower runs (a controller down): catching up must stop at the checkpoint's
+        // place in the session state too, or it counts the later records silently, with no log line and no record
+        CountDownLatch secondTurn = new CountDownLatch(1);
+        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns(secondTurn))) {
+            Session s = new Session(server);
+            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
+            SessionFollower first = running.follower();
+            CliSession session = running.session();
+            tickUntil(first, session, f -> s.firstLog.lines().stream().anyMatch(l -> l.startsWith("[copilot]   tokens")));
+            Checkpoint checkpoint = first.checkpoint();
+            s.journalOut.close();
+            assertThat(checkpoint.usageOffset()).isPositive();
+            secondTurn.countDown();
+            Path exitCode = Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE);
+            long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
+            while (!Files.exists(exitCode) && System.nanoTime() < deadline) {
+                Thread.sleep(50); // nobody follows: the CLI works on, detached, and records its later model calls
+            }
+            assertThat(exitCode).exists();
+
+            SessionResult result = tickUntilFinished(s.resumeFrom(session, checkpoint), session);
+
+            assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
+            assertThat(s.secondLog.lines()).as("the later model calls' usage, printed by the resumed follower")
+                    .anyMatch(l -> l.startsWith("[copilot]   tokens"));
+            s.assertSameAsOneFollower(session, result);
+            session.cleanup();
+        }
+    }
+
+    @Test
     void aFollowerStartedAfterTheCliHasFinishedShowsTheWholeSessionOnce() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns())) {
             Session s = new Session(server);
@@ -302,6 +335,10 @@ class ResumeTest {
                     .containsExactlyInAnyOrderElementsOf(reference.lines().stream().filter(usage).map(ResumeTest::numbers).toList())
                     .isNotEmpty();
             assertThat(both.get(beforeClosing(both).size() + 1)).isEqualTo(reference.lines().get(beforeClosing(reference.lines()).size() + 1));
+            // what the closing block says of the changes needs the plan, which a resumed follower has without a header
+            Predicate<String> changes = l -> l.startsWith("[copilot] Code changes") || l.startsWith("[copilot] Changed");
+            assertThat(both.stream().filter(changes).toList()).isEqualTo(reference.lines().stream().filter(changes).toList())
+                    .hasSize(1);
             assertThat(result.outcome()).isEqualTo(referenceResult.outcome());
 
             List<String> journalEvents = Files.readAllLines(journal, StandardCharsets.UTF_8).stream()
