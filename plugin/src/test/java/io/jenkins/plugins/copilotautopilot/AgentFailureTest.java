@@ -118,6 +118,75 @@ class AgentFailureTest {
         ContainerStopTest.assertNoSessionFolderLeft(j, b);
     }
 
+    /** durable-task's control folder of the session the fake CLI runs in (its COPILOT_HOME's parent). */
+    private static Path controlFolderOf(FakeCopilot fake) throws Exception {
+        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        String home = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith("COPILOT_HOME=")).map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+        return Path.of(home).getParent();
+    }
+
+    /** The JVM killed mid-session, {@code damage} done to durable-task's place in the log meanwhile, the agent back. */
+    private WorkflowRun killedAndBackWith(String name, java.util.function.Consumer<Path> damage) throws Exception {
+        AgentJvm agent = AgentJvm.add(j, name, tmp.resolve("agent"));
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurn("4");
+        WorkflowRun b = TestPipelines.create(j, "node('" + name + "') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        Path lastLocation = controlFolderOf(fake).resolve("last-location.txt");
+        waitFor(() -> Files.exists(lastLocation), Duration.ofSeconds(30)); // written by the watch as it hands the log over
+
+        agent.killJvm();
+        j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
+        damage.accept(lastLocation);
+        j.jenkins.getComputer(name).connect(false).get();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.SUCCESS, b);
+        j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+        for (String line : new String[] {"[copilot] Turn 1", "[copilot] Turn 2", "> bash:", "< bash ok", "[copilot] COMPLETED"}) {
+            assertEquals(1, count(b, line), line);
+        }
+        ContainerStopTest.assertNoSessionFolderLeft(j, b);
+        return b;
+    }
+
+    @Test
+    void aWatchPlaceLeftEmptyByAKilledAgentIsWrittenAgainAndTheWatchGoesOn() throws Exception {
+        // an agent JVM that dies (or restarts itself on a lost connection) while durable-task rewrites its place in the
+        // log leaves the file empty: every watch started after that gives up at once, unable to read a number
+        try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
+                .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
+            killedAndBackWith("emptied", file -> {
+                try {
+                    Files.write(file, new byte[0]);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertThat("the watch, not reading instead", watchLog.getMessages(), empty());
+        }
+    }
+
+    @Test
+    void aWatchThatCannotRunIsReplacedByReadingTheSession() throws Exception {
+        // a place in the log that can be neither read nor written (a folder where the file was): no watch can run, so
+        // once the exit status is there without being handed over, and a watch started again did not help, the
+        // session is read instead, as sh falls back to reading when its watch does not report the end
+        AgentSession.CHECK_MILLIS = 2_000;
+        try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
+                .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
+            killedAndBackWith("blocked", file -> {
+                try {
+                    Files.delete(file);
+                    Files.createDirectories(file.resolve("in-the-way"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertThat(watchLog.getMessages().toString(), containsString("hands nothing over; reading the session instead"));
+        }
+    }
+
     @Test
     void anAgentKilledWithItsProcessesEndsTheSessionFailedSoonAfterItIsBack() throws Exception {
         AgentSession.LOST_AFTER_MILLIS = 3_000;

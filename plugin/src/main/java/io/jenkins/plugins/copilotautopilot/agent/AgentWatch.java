@@ -17,6 +17,11 @@ import org.jenkinsci.plugins.workflow.FilePathUtils;
  * the launch script started and its watchdog's heartbeat is fresh. A check runs on {@link AgentCalls#pool()}, bounded in
  * time, one at a time per session, when the session has not been heard from for a while; without a watch it reads the
  * session instead ({@link PollCallable}). What it finds shows as the session's {@link AgentSession.Trouble}.
+ *
+ * <p>A watch that has stopped on the agent (its handler cannot be called, its place in the log cannot be read) shows
+ * as a log ahead of what was handed over at two checks in a row, or as an exit status that was not handed over: the
+ * watch is started again, and when that does not help either, the session is read at each check from then on, as
+ * {@code sh} falls back to reading when its watch does not report the end.
  */
 final class AgentWatch {
     private static final Logger LOGGER = Logger.getLogger(AgentWatch.class.getName());
@@ -32,7 +37,12 @@ final class AgentWatch {
     private final long createdNanos = System.nanoTime();
 
     private volatile VirtualChannel watchedChannel;
-    private volatile boolean watchUnsupported = !WATCH;
+    /** True: the session is read at each check ({@link #pollOnce}), not watched. */
+    private volatile boolean reading = !WATCH;
+    /** Watches started again because the last one handed nothing over that was there; reset by a hand-over. */
+    private volatile int restartedWatches;
+    /** When a check first found the log ahead of what was handed over, or 0. */
+    private volatile long logAheadSinceNanos;
     private volatile long lastContactNanos = System.nanoTime();
     private volatile long lastCheckNanos;
     private volatile AgentSession.Trouble trouble;
@@ -54,6 +64,8 @@ final class AgentWatch {
         lastContactNanos = System.nanoTime();
         trouble = null;
         staleHeartbeatSinceNanos = 0;
+        logAheadSinceNanos = 0;
+        restartedWatches = 0;
     }
 
     /** The next look checks (and starts the watch). */
@@ -75,7 +87,7 @@ final class AgentWatch {
         }
         long now = System.nanoTime();
         long quiet = now - Math.max(lastContactNanos, lastCheckNanos);
-        boolean due = lastCheckNanos == 0 || watchUnsupported && now - lastCheckNanos >= pollDelayNanos()
+        boolean due = lastCheckNanos == 0 || reading && now - lastCheckNanos >= pollDelayNanos()
                 || quiet >= TimeUnit.MILLISECONDS.toNanos(AgentSession.CHECK_MILLIS) || trouble != null && now - lastCheckNanos >= TimeUnit.SECONDS.toNanos(5);
         if (busy.get() && now - lastCheckNanos > TimeUnit.SECONDS.toNanos(AgentSession.REMOTE_TIMEOUT_SECONDS + 5)) {
             // the check itself is stuck on the agent's channel: say so, and do not queue another behind it
@@ -113,15 +125,15 @@ final class AgentWatch {
         VirtualChannel channel = taskWorkspace.getChannel();
         try {
             TimeLimits.limit(channel, AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Checking(where.displayNode()), () -> {
-                if (!watchUnsupported && channel != watchedChannel) {
+                if (!reading && channel != watchedChannel) {
                     watch(taskWorkspace);
                 }
-                if (watchUnsupported) {
+                if (reading) {
                     pollOnce(taskWorkspace);
                     return null;
                 }
                 SessionHealthCallable.Health health = new FilePath(channel, where.controlFolder)
-                        .act(new SessionHealthCallable(where.resultFile, where.taskWorkspace));
+                        .act(new SessionHealthCallable(where.resultFile, where.taskWorkspace, where.logFile));
                 judge(health, taskWorkspace);
                 if (health.approvals() != null) {
                     session.accept(health.approvals());
@@ -138,14 +150,34 @@ final class AgentWatch {
     private void watch(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentSession.Positions from = session.next();
         VirtualChannel channel = taskWorkspace.getChannel();
+        try {
+            new FilePath(channel, where.controlFolder).act(new WatchFromCallable(from.output()));
+        } catch (IOException e) {
+            // the watch may still read its own place; if it cannot, the checks notice and read the session instead
+            LOGGER.log(Level.FINE, "could not set the watch's place in the log of " + where.controlFolder, e);
+        }
         SessionInbox exported = channel.export(SessionInbox.class, session);
         try {
             where.controller.watch(taskWorkspace, new EventsHandler(exported, where.controlFolder, where.logFile,
                     AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes()), owner.listener());
             watchedChannel = channel;
         } catch (UnsupportedOperationException e) {
-            watchUnsupported = true;
+            reading = true;
         }
+    }
+
+    /** The watch handed over nothing of what was there: start it again, and after that once more, read instead. */
+    private void watchAgainOrRead(FilePath taskWorkspace) throws IOException, InterruptedException {
+        if (restartedWatches >= 1) {
+            LOGGER.log(Level.INFO, "durable-task''s watch of {0} on {1} hands nothing over; reading the session instead",
+                    new Object[] {where.controlFolder, where.displayNode()});
+            reading = true;
+            pollOnce(taskWorkspace);
+            return;
+        }
+        restartedWatches++;
+        watchedChannel = null;
+        watch(taskWorkspace);
     }
 
     /** What a check makes of the control folder's state. */
@@ -164,8 +196,7 @@ final class AgentWatch {
                     exitSeenWithoutPushNanos = now;
                 } else if (now - exitSeenWithoutPushNanos >= TimeUnit.SECONDS.toNanos(5)) {
                     exitSeenWithoutPushNanos = 0;
-                    watchedChannel = null;
-                    watch(taskWorkspace);
+                    watchAgainOrRead(taskWorkspace);
                 }
             }
             return;
@@ -173,6 +204,18 @@ final class AgentWatch {
         if (health.launchFilesUnread() && now - createdNanos > TimeUnit.MILLISECONDS.toNanos(NEVER_STARTED_MILLIS)) {
             trouble = new AgentSession.Lost(Messages.AgentSession_NeverStarted(where.displayNode(), NEVER_STARTED_MILLIS / 1000));
             return;
+        }
+        // a watch hands each growth of the log over within a quarter of a second, and a check comes only after a while
+        // without news: the log ahead of what was handed over at two checks in a row means the watch has stopped
+        if (health.logBytes() > session.next().output()) {
+            if (logAheadSinceNanos == 0) {
+                logAheadSinceNanos = now;
+            } else {
+                logAheadSinceNanos = 0;
+                watchAgainOrRead(taskWorkspace);
+            }
+        } else {
+            logAheadSinceNanos = 0;
         }
         if (health.heartbeatAgeMillis() > AgentSession.LOST_AFTER_MILLIS) {
             if (staleHeartbeatSinceNanos == 0) {

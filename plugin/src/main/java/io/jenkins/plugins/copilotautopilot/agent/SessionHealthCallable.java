@@ -11,24 +11,27 @@ import jenkins.MasterToSlaveFileCallable;
 /**
  * On the agent: how a session's control folder looks, to tell a CLI that runs from one that ended or was lost with
  * its machine: whether the folder is there, whether an exit status was written (the launch script's, or
- * durable-task's when the script itself was killed), and how long ago the watchdog last wrote its heartbeat (by the
- * agent's clock, so that clock skew does not matter).
+ * durable-task's when the script itself was killed), how long ago the watchdog last wrote its heartbeat (by the
+ * agent's clock, so that clock skew does not matter), and how long the task's log is (a watch that has stopped on the
+ * agent leaves it ahead of what was handed over).
  */
 final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealthCallable.Health> {
     private static final long serialVersionUID = 1L;
 
     private final String resultFile;
     private final String launchFolder;
+    private final String logFile;
 
-    SessionHealthCallable(String resultFile, String launchFolder) {
+    SessionHealthCallable(String resultFile, String launchFolder, String logFile) {
         this.resultFile = resultFile;
         this.launchFolder = launchFolder;
+        this.logFile = logFile;
     }
 
     @Override
     public Health invoke(File folder, VirtualChannel channel) throws IOException {
         if (!folder.isDirectory()) {
-            return new Health(false, false, -1, false, null);
+            return new Health(false, false, -1, false, null, -1);
         }
         boolean ended = LocalCliSession.readExitCode(folder.toPath()) != null || new File(resultFile).length() > 0;
         File heartbeat = new File(folder, ControlFolder.HEARTBEAT);
@@ -41,7 +44,7 @@ final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealt
             approvals = new SessionChunk(0, SessionChunk.NONE, 0, SessionChunk.NONE, 0, SessionChunk.NONE, 0);
             approvals.approvals(open);
         }
-        return new Health(true, ended, age, unread, approvals);
+        return new Health(true, ended, age, unread, approvals, new File(logFile).length());
     }
 
     /**
@@ -52,8 +55,9 @@ final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealt
      * @param approvals          the approval hook's open requests (in a chunk of nothing else), or null when there is no
      *                           approval folder: the watch hands them over only once the log grows, which a call that
      *                           waits does not do (after a restart, a reconnection)
+     * @param logBytes           the length of the task's log (the CLI's events)
      */
-    record Health(boolean folderExists, boolean ended, long heartbeatAgeMillis, boolean launchFilesUnread, SessionChunk approvals)
-            implements Serializable {
+    record Health(boolean folderExists, boolean ended, long heartbeatAgeMillis, boolean launchFilesUnread, SessionChunk approvals,
+                  long logBytes) implements Serializable {
     }
 }
