@@ -178,6 +178,41 @@ class DurableExecutionTest {
     }
 
     @Test
+    void whatCameJustBeforeAQuietSpellIsCheckpointedDuringIt() throws Exception {
+        // the message comes half a second after the turn's first lines (whose hand-over saved a checkpoint), sooner
+        // than the next checkpoint is due, and then nothing comes for 12 s, as while a tool runs silently
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").sayingAfterTheFirstTurn("Now the tests run quietly")
+                .pausingAfterTheFirstTurn("12").write();
+        WorkflowRun b = TestPipelines.create(j, "node { " + step(cli, "") + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("Now the tests run quietly", b);
+
+        // a controller killed now resumes from this checkpoint: it counts the message, which is not printed again
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(8);
+        while (!checkpointCounts(b, "Now the tests run quietly") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(checkpointCounts(b, "Now the tests run quietly"), "the checkpoint during the quiet spell counts the message");
+        j.assertBuildStatusSuccess(j.waitForCompletion(b));
+    }
+
+    /** Whether the journal, as far as the session's checkpoint counts it, holds this text. */
+    private static boolean checkpointCounts(WorkflowRun b, String text) throws IOException {
+        try (var files = Files.list(b.getRootDir().toPath().resolve(SessionFiles.FOLDER))) {
+            for (Path checkpoint : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".checkpoint"))::iterator) {
+                String name = checkpoint.getFileName().toString();
+                Path journal = checkpoint.resolveSibling(name.substring(0, name.length() - ".checkpoint".length()) + ".jsonl");
+                long counted = io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile.read(checkpoint).journalBytes();
+                byte[] written = Files.readAllBytes(journal);
+                String upToCheckpoint = new String(written, 0, (int) Math.min(counted, written.length), StandardCharsets.UTF_8);
+                if (upToCheckpoint.contains(text)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
     void secretsBoundWithWithCredentialsAreMaskedAndHiddenFromTools() throws Exception {
         TestCredentials.addSecretText(j, "other", "s3cr3t-other-value-4711");
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").sayingFirst("other is $OTHER and x is $X and gh is $GH_TOKEN");

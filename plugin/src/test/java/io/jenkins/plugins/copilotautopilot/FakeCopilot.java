@@ -89,6 +89,16 @@ final class FakeCopilot {
         return this;
     }
 
+    /**
+     * After the first turn starts, a little later than its first lines (so that another hand-over brings it), prints an
+     * assistant message with this text (no quotes or backslashes).
+     */
+    FakeCopilot sayingAfterTheFirstTurn(String text) {
+        afterFirstTurn.append("sleep 0.5\n")
+                .append("printf '%s\\n' '{\"type\":\"assistant.message\",\"data\":{\"content\":\"").append(text).append("\"}}'\n");
+        return this;
+    }
+
     /** After the first turn starts, writes this file (relative to the working directory) with this content. */
     FakeCopilot writingFile(String relativePath, String content) {
         afterFirstTurn.append("printf '%s' ").append(quoted(content)).append(" > ").append(quoted(relativePath)).append('\n');

@@ -437,6 +437,8 @@ public final class ConcurrentSessions {
         final HandedOver inbox = new HandedOver();
         final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         volatile long lastCheckpoint;
+        /** A hand-over brought something the last checkpoint does not count ({@code SessionDriver.unsaved}). */
+        volatile boolean unsaved;
         // the agent's: its watch and where it is in each file
         java.util.concurrent.ScheduledFuture<?> agentLook;
         long agentOutput;
@@ -560,8 +562,8 @@ public final class ConcurrentSessions {
                     finished(tick.result());
                     return PollingScheduler.Next.DONE;
                 }
-                if (CHECKPOINT_MILLIS > 0 && tick.gotData() && System.currentTimeMillis() - lastCheckpoint >= CHECKPOINT_MILLIS) {
-                    saveCheckpoint();
+                if (CHECKPOINT_MILLIS > 0 && (tick.gotData() || unsaved) && System.currentTimeMillis() - lastCheckpoint >= CHECKPOINT_MILLIS) {
+                    saveCheckpoint(); // what a read brought, or what hand-overs brought after the last one, once it is due
                 }
                 return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
             } catch (IOException e) {
@@ -659,6 +661,8 @@ public final class ConcurrentSessions {
                     finished(tick.result());
                 } else if (CHECKPOINT_MILLIS > 0 && System.currentTimeMillis() - lastCheckpoint >= HANDOVER_CHECKPOINT_MILLIS) {
                     saveCheckpoint();
+                } else if (tick.gotData()) {
+                    unsaved = true;
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -672,6 +676,7 @@ public final class ConcurrentSessions {
             boolean measured = !Thread.currentThread().getName().startsWith(STARTER_PREFIX)
                     && java.util.concurrent.ThreadLocalRandom.current().nextInt(CHECKPOINT_SAMPLE) == 0;
             long c0 = measured ? THREADS.getCurrentThreadCpuTime() : 0;
+            unsaved = false;
             CheckpointFile.write(checkpoint, follower.checkpoint());
             lastCheckpoint = System.currentTimeMillis();
             long now = System.nanoTime();

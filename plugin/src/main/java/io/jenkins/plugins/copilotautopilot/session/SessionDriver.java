@@ -75,6 +75,8 @@ public final class SessionDriver implements AgentSession.Owner {
     private volatile long unreachableSinceNanos;
     private volatile boolean reportedTrouble;
     private volatile long lastCheckpointNanos;
+    /** A hand-over brought something the last checkpoint does not count (it came sooner than the next was due). */
+    private volatile boolean unsaved;
     /**
      * The most often a session's checkpoint is saved while it runs: as long as the journal may hold its lines in memory
      * ({@code SessionFollower}), so that each checkpoint's flush is the journal's only write in between.
@@ -214,8 +216,11 @@ public final class SessionDriver implements AgentSession.Owner {
                 end(tick.result());
                 return PollingScheduler.Next.DONE;
             }
-            if (tick.gotData() && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS) {
-                saveCheckpoint(); // what a read (not a hand-over) brought
+            if ((tick.gotData() || unsaved) && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS) {
+                // what a read brought, or what hand-overs brought after the last checkpoint and then nothing more (a
+                // tool that works silently): noted once it is due, so that a controller that dies during the quiet
+                // part prints none of it again
+                saveCheckpoint();
             }
             return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -281,8 +286,11 @@ public final class SessionDriver implements AgentSession.Owner {
             // Not after every hand-over: each is a journal flush and a file rewritten on the controller's disk, and
             // hand-overs come up to four times a second for each session. A controller that stops cleanly notes where
             // every session is (Following.shutDown), and from then on each hand-over is noted; one that dies prints again,
-            // when it resumes, what came after its last checkpoint (at most two seconds of the log), and loses none of it.
+            // when it resumes, what came after its last checkpoint (what came in the two seconds before it died: the
+            // next look notes what a hand-over brought once it is due, see look), and loses none of it.
             saveCheckpoint();
+        } else if (tick.gotData()) {
+            unsaved = true;
         }
     }
 
@@ -298,9 +306,11 @@ public final class SessionDriver implements AgentSession.Owner {
             return;
         }
         try {
+            unsaved = false; // before the follower's position is taken: a hand-over after it sets it again
             build.checkpoint(f.checkpoint());
             lastCheckpointNanos = System.nanoTime();
         } catch (IOException | InterruptedException | RuntimeException e) {
+            unsaved = true;
             LOGGER.log(Level.FINE, "could not save the checkpoint of a Copilot session", e);
         }
     }
