@@ -133,7 +133,7 @@ class AgentFailureTest {
         WorkflowRun b = TestPipelines.create(j, "node('" + name + "') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
         Path lastLocation = controlFolderOf(fake).resolve("last-location.txt");
-        waitFor(() -> Files.exists(lastLocation), Duration.ofSeconds(30)); // written by the watch as it hands the log over
+        waitFor(() -> Files.exists(lastLocation), Duration.ofSeconds(30)); // written before the watch starts, then by it
 
         agent.killJvm();
         j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
@@ -171,12 +171,14 @@ class AgentFailureTest {
     void aWatchThatCannotRunIsReplacedByReadingTheSession() throws Exception {
         // a place in the log that can be neither read nor written (a folder where the file was): no watch can run, so
         // once the exit status is there without being handed over, and a watch started again did not help, the
-        // session is read instead, as sh falls back to reading when its watch does not report the end
+        // session is read instead, as sh falls back to reading when its watch does not report the end; with an
+        // approvals folder, as approveTools leaves one: the checks hand its requests over, which is no sign of a watch
         AgentSession.CHECK_MILLIS = 2_000;
         try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
                 .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
             killedAndBackWith("blocked", file -> {
                 try {
+                    Files.createDirectories(file.resolveSibling(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.APPROVALS));
                     Files.delete(file);
                     Files.createDirectories(file.resolve("in-the-way"));
                 } catch (IOException e) {

@@ -179,8 +179,8 @@ class DurableExecutionTest {
 
     @Test
     void whatCameJustBeforeAQuietSpellIsCheckpointedDuringIt() throws Exception {
-        // the message comes half a second after the turn's first lines (whose hand-over saved a checkpoint), sooner
-        // than the next checkpoint is due, and then nothing comes for 12 s, as while a tool runs silently
+        // the message comes half a second after a line whose hand-over saved a checkpoint, sooner than the next is
+        // due, and then nothing comes for 12 s, as while a tool runs silently
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").sayingAfterTheFirstTurn("Now the tests run quietly")
                 .pausingAfterTheFirstTurn("12").write();
         WorkflowRun b = TestPipelines.create(j, "node { " + step(cli, "") + " }").scheduleBuild2(0).waitForStart();

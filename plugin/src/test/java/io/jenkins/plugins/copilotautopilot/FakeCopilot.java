@@ -90,13 +90,18 @@ final class FakeCopilot {
     }
 
     /**
-     * After the first turn starts, a little later than its first lines (so that another hand-over brings it), prints an
-     * assistant message with this text (no quotes or backslashes).
+     * After the first turn starts, prints an assistant message "Looking around" 2.5 s later (longer than the plugin
+     * waits between checkpoints, so that its hand-over saves one) and one with this text (no quotes or backslashes)
+     * half a second after that (sooner than the next checkpoint is due).
      */
     FakeCopilot sayingAfterTheFirstTurn(String text) {
-        afterFirstTurn.append("sleep 0.5\n")
-                .append("printf '%s\\n' '{\"type\":\"assistant.message\",\"data\":{\"content\":\"").append(text).append("\"}}'\n");
+        afterFirstTurn.append("sleep 2.5\n").append(assistantMessage("Looking around"))
+                .append("sleep 0.5\n").append(assistantMessage(text));
         return this;
+    }
+
+    private static String assistantMessage(String text) {
+        return "printf '%s\\n' '{\"type\":\"assistant.message\",\"data\":{\"content\":\"" + text + "\"}}'\n";
     }
 
     /** After the first turn starts, writes this file (relative to the working directory) with this content. */

@@ -563,7 +563,9 @@ public final class ConcurrentSessions {
                     return PollingScheduler.Next.DONE;
                 }
                 if (CHECKPOINT_MILLIS > 0 && (tick.gotData() || unsaved) && System.currentTimeMillis() - lastCheckpoint >= CHECKPOINT_MILLIS) {
-                    saveCheckpoint(); // what a read brought, or what hand-overs brought after the last one, once it is due
+                    saveCheckpoint(); // what this look or hand-overs brought after the last one, once it is due
+                } else if (tick.gotData()) {
+                    unsaved = true;
                 }
                 return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
             } catch (IOException e) {

@@ -238,12 +238,14 @@ public final class AgentSession implements CliSession, SessionInbox {
 
     @Override
     public void deliver(SessionChunk chunk) throws Exception {
+        watch.heardFrom();
         accept(chunk);
         owner.handedOver();
     }
 
     @Override
     public void exited(int code, SessionChunk last) throws Exception {
+        watch.heardFrom();
         accept(last);
         synchronized (this) {
             ended(code, last);
@@ -273,9 +275,11 @@ public final class AgentSession implements CliSession, SessionInbox {
         return keptSessionSize;
     }
 
-    /** Takes what is new in {@code chunk}: bytes before the expected position were handed over before. */
+    /**
+     * Takes what is new in {@code chunk}: bytes before the expected position were handed over before. Not a sign that the
+     * watch works: a check hands over the approval requests it found here too.
+     */
     synchronized void accept(SessionChunk chunk) {
-        watch.heardFrom();
         nextOutput = append(output, chunk.outputStart, chunk.output, nextOutput, true);
         nextStderr = append(stderr, chunk.stderrStart, chunk.stderr, nextStderr, false);
         if (chunk.approvalIds != null) {

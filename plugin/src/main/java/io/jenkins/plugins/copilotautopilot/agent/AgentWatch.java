@@ -20,8 +20,9 @@ import org.jenkinsci.plugins.workflow.FilePathUtils;
  *
  * <p>A watch that has stopped on the agent (its handler cannot be called, its place in the log cannot be read) shows
  * as a log ahead of what was handed over at two checks in a row, or as an exit status that was not handed over: the
- * watch is started again, and when that does not help either, the session is read at each check from then on, as
- * {@code sh} falls back to reading when its watch does not report the end.
+ * watch is started again (the one before gives up at its next hand-over), and when a watch stops once more, the session
+ * is read at each check from then on, as {@code sh} falls back to reading when its watch does not report the end; the
+ * launch script's heartbeat is still checked every {@link AgentSession#CHECK_MILLIS}.
  */
 final class AgentWatch {
     private static final Logger LOGGER = Logger.getLogger(AgentWatch.class.getName());
@@ -39,8 +40,11 @@ final class AgentWatch {
     private volatile VirtualChannel watchedChannel;
     /** True: the session is read at each check ({@link #pollOnce}), not watched. */
     private volatile boolean reading = !WATCH;
-    /** Watches started again because the last one handed nothing over that was there; reset by a hand-over. */
-    private volatile int restartedWatches;
+    /** The inbox of the watch that hands the session over now; a watch with another gives up at its next call. */
+    private volatile WatchInbox inbox;
+    /** A watch was started again because the one before handed nothing over that was there: next time, read instead. */
+    private volatile boolean watchRestarted;
+    private volatile long lastHealthNanos;
     /** When a check first found the log ahead of what was handed over, or 0. */
     private volatile long logAheadSinceNanos;
     private volatile long lastContactNanos = System.nanoTime();
@@ -59,13 +63,12 @@ final class AgentWatch {
         return trouble;
     }
 
-    /** The agent handed something over: it is there. */
+    /** The agent handed something over, or a read found something new: it is there. */
     void heardFrom() {
         lastContactNanos = System.nanoTime();
         trouble = null;
         staleHeartbeatSinceNanos = 0;
         logAheadSinceNanos = 0;
-        restartedWatches = 0;
     }
 
     /** The next look checks (and starts the watch). */
@@ -130,12 +133,15 @@ final class AgentWatch {
                 }
                 if (reading) {
                     pollOnce(taskWorkspace);
-                    return null;
+                    if (trouble != null || System.nanoTime() - lastHealthNanos < TimeUnit.MILLISECONDS.toNanos(AgentSession.CHECK_MILLIS)) {
+                        return null; // a read takes what is new; the launch script's heartbeat is checked as often as when watched
+                    }
                 }
                 SessionHealthCallable.Health health = new FilePath(channel, where.controlFolder)
                         .act(new SessionHealthCallable(where.resultFile, where.taskWorkspace, where.logFile));
+                lastHealthNanos = System.nanoTime();
                 judge(health, taskWorkspace);
-                if (health.approvals() != null) {
+                if (health.approvals() != null && !reading) { // a read takes them itself
                     session.accept(health.approvals());
                     owner.wake();
                 }
@@ -156,26 +162,33 @@ final class AgentWatch {
             // the watch may still read its own place; if it cannot, the checks notice and read the session instead
             LOGGER.log(Level.FINE, "could not set the watch's place in the log of " + where.controlFolder, e);
         }
-        SessionInbox exported = channel.export(SessionInbox.class, session);
+        WatchInbox mine = new WatchInbox();
+        inbox = mine;
+        SessionInbox exported = channel.export(SessionInbox.class, mine);
         try {
             where.controller.watch(taskWorkspace, new EventsHandler(exported, where.controlFolder, where.logFile,
                     AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes()), owner.listener());
             watchedChannel = channel;
         } catch (UnsupportedOperationException e) {
-            reading = true;
+            readFromNowOn();
         }
+    }
+
+    private void readFromNowOn() {
+        reading = true;
+        inbox = null; // a watch that still runs gives up at its next hand-over
     }
 
     /** The watch handed over nothing of what was there: start it again, and after that once more, read instead. */
     private void watchAgainOrRead(FilePath taskWorkspace) throws IOException, InterruptedException {
-        if (restartedWatches >= 1) {
+        if (watchRestarted) {
             LOGGER.log(Level.INFO, "durable-task''s watch of {0} on {1} hands nothing over; reading the session instead",
                     new Object[] {where.controlFolder, where.displayNode()});
-            reading = true;
+            readFromNowOn();
             pollOnce(taskWorkspace);
             return;
         }
-        restartedWatches++;
+        watchRestarted = true;
         watchedChannel = null;
         watch(taskWorkspace);
     }
@@ -190,7 +203,7 @@ final class AgentWatch {
         trouble = null;
         if (health.ended()) {
             staleHeartbeatSinceNanos = 0;
-            if (!session.hasEnded()) {
+            if (!reading && !session.hasEnded()) {
                 // the exit status is there but the watch did not hand it over: it has stopped; start another
                 if (exitSeenWithoutPushNanos == 0) {
                     exitSeenWithoutPushNanos = now;
@@ -207,7 +220,7 @@ final class AgentWatch {
         }
         // a watch hands each growth of the log over within a quarter of a second, and a check comes only after a while
         // without news: the log ahead of what was handed over at two checks in a row means the watch has stopped
-        if (health.logBytes() > session.next().output()) {
+        if (!reading && health.logBytes() > session.next().output()) {
             if (logAheadSinceNanos == 0) {
                 logAheadSinceNanos = now;
             } else {
@@ -240,10 +253,36 @@ final class AgentWatch {
         trouble = null;
         SessionChunk chunk = answer.chunk();
         if (!chunk.isEmpty()) {
+            heardFrom();
             session.accept(chunk);
         }
         if (answer.exitCode() != null && chunk.output.length < AgentSession.CHUNK_BYTES && chunk.stderr.length < AgentSession.CHUNK_BYTES) {
             session.ended(answer.exitCode(), chunk);
+        }
+    }
+
+    /**
+     * What one watch hands over to: the session, as long as no later watch (or reading) has taken over. Then its calls
+     * fail, and durable-task's watcher gives up, as when its channel closes: a watch that was slow, not stopped, does
+     * not hand the session over twice for the rest of its run.
+     */
+    private final class WatchInbox implements SessionInbox {
+        @Override
+        public void deliver(SessionChunk chunk) throws Exception {
+            current();
+            session.deliver(chunk);
+        }
+
+        @Override
+        public void exited(int exitCode, SessionChunk last) throws Exception {
+            current();
+            session.exited(exitCode, last);
+        }
+
+        private void current() throws IOException {
+            if (inbox != this) {
+                throw new IOException("another watch of " + where.controlFolder + " hands it over now");
+            }
         }
     }
 }

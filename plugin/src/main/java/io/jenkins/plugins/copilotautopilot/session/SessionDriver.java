@@ -75,8 +75,10 @@ public final class SessionDriver implements AgentSession.Owner {
     private volatile long unreachableSinceNanos;
     private volatile boolean reportedTrouble;
     private volatile long lastCheckpointNanos;
-    /** A hand-over brought something the last checkpoint does not count (it came sooner than the next was due). */
+    /** Something came that the last checkpoint does not count (sooner than the next was due). */
     private volatile boolean unsaved;
+    /** One checkpoint at a time, each taken as it is written: a later one is never overwritten by an earlier. */
+    private final Object checkpointLock = new Object();
     /**
      * The most often a session's checkpoint is saved while it runs: as long as the journal may hold its lines in memory
      * ({@code SessionFollower}), so that each checkpoint's flush is the journal's only write in between.
@@ -217,10 +219,12 @@ public final class SessionDriver implements AgentSession.Owner {
                 return PollingScheduler.Next.DONE;
             }
             if ((tick.gotData() || unsaved) && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS) {
-                // what a read brought, or what hand-overs brought after the last checkpoint and then nothing more (a
-                // tool that works silently): noted once it is due, so that a controller that dies during the quiet
-                // part prints none of it again
+                // what this look or hand-overs brought after the last checkpoint and then nothing more (a tool that
+                // works silently): noted once it is due, so that a controller that dies during the quiet part prints
+                // none of it again
                 saveCheckpoint();
+            } else if (tick.gotData()) {
+                unsaved = true;
             }
             return tick.gotData() ? PollingScheduler.Next.SOON : PollingScheduler.Next.LATER;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -286,8 +290,8 @@ public final class SessionDriver implements AgentSession.Owner {
             // Not after every hand-over: each is a journal flush and a file rewritten on the controller's disk, and
             // hand-overs come up to four times a second for each session. A controller that stops cleanly notes where
             // every session is (Following.shutDown), and from then on each hand-over is noted; one that dies prints again,
-            // when it resumes, what came after its last checkpoint (what came in the two seconds before it died: the
-            // next look notes what a hand-over brought once it is due, see look), and loses none of it.
+            // when it resumes, what came after its last checkpoint (what came in the two or three seconds before it
+            // died: the first look once it is due notes what a hand-over brought, see look), and loses none of it.
             saveCheckpoint();
         } else if (tick.gotData()) {
             unsaved = true;
@@ -305,13 +309,15 @@ public final class SessionDriver implements AgentSession.Owner {
         if (f == null || completed.get()) {
             return;
         }
-        try {
-            unsaved = false; // before the follower's position is taken: a hand-over after it sets it again
-            build.checkpoint(f.checkpoint());
-            lastCheckpointNanos = System.nanoTime();
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            unsaved = true;
-            LOGGER.log(Level.FINE, "could not save the checkpoint of a Copilot session", e);
+        synchronized (checkpointLock) {
+            try {
+                unsaved = false; // before the follower's position is taken: what comes after it sets it again
+                build.checkpoint(f.checkpoint());
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                unsaved = true;
+                LOGGER.log(Level.FINE, "could not save the checkpoint of a Copilot session", e);
+            }
+            lastCheckpointNanos = System.nanoTime(); // after a failure too: tried again when the next is due
         }
     }
 
