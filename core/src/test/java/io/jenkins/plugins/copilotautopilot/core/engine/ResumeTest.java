@@ -84,14 +84,10 @@ class ResumeTest {
         CountDownLatch secondTurn = new CountDownLatch(1);
         try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns(secondTurn))) {
             Session s = new Session(server);
-            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
-            SessionFollower first = running.follower();
-            CliSession session = running.session();
-
             // follow until the first tool call has completed, then "restart": the follower is dropped
-            tickUntil(first, session, f -> f.state().toolCalls() >= 1 && s.firstLog.find("< bash ok") != null);
-            Checkpoint checkpoint = first.checkpoint();
-            s.journalOut.close();
+            Session.Left left = s.followUntil(f -> f.state().toolCalls() >= 1 && s.firstLog.find("< bash ok") != null);
+            CliSession session = left.session();
+            Checkpoint checkpoint = left.checkpoint();
             assertThat(checkpoint.outputOffset()).isPositive();
             assertThat(ProcessTable.survivorsOf(s.command.runId())).as("the session runs on without a follower").isNotEmpty();
             secondTurn.countDown();
@@ -116,20 +112,12 @@ class ResumeTest {
         CountDownLatch secondTurn = new CountDownLatch(1);
         try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns(secondTurn))) {
             Session s = new Session(server);
-            AutopilotEngine.Running running = s.engine(s.firstLog, s.journalStream()).launch(s.command, new LocalCliLauncher());
-            SessionFollower first = running.follower();
-            CliSession session = running.session();
-            tickUntil(first, session, f -> s.firstLog.lines().stream().anyMatch(l -> l.startsWith("[copilot]   tokens")));
-            Checkpoint checkpoint = first.checkpoint();
-            s.journalOut.close();
+            Session.Left left = s.followUntil(f -> s.firstLog.lines().stream().anyMatch(l -> l.startsWith("[copilot]   tokens")));
+            CliSession session = left.session();
+            Checkpoint checkpoint = left.checkpoint();
             assertThat(checkpoint.usageOffset()).isPositive();
             secondTurn.countDown();
-            Path exitCode = Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE);
-            long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
-            while (!Files.exists(exitCode) && System.nanoTime() < deadline) {
-                Thread.sleep(50); // nobody follows: the CLI works on, detached, and records its later model calls
-            }
-            assertThat(exitCode).exists();
+            s.awaitExit(); // nobody follows: the CLI works on, detached, and records its later model calls
 
             SessionResult result = tickUntilFinished(s.resumeFrom(session, checkpoint), session);
 
@@ -149,12 +137,7 @@ class ResumeTest {
             Checkpoint beforeAnything = running.follower().checkpoint(); // only the header was written
             s.journalOut.close();
             CliSession session = running.session();
-            Path exitCode = Path.of(s.command.launchFolder(), ControlFolder.EXIT_CODE);
-            long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
-            while (!Files.exists(exitCode) && System.nanoTime() < deadline) {
-                Thread.sleep(50); // nobody follows: the CLI works on, detached
-            }
-            assertThat(exitCode).exists();
+            s.awaitExit(); // nobody follows: the CLI works on, detached
 
             SessionResult result = tickUntilFinished(s.resumeFrom(session, beforeAnything), session);
 
@@ -287,6 +270,29 @@ class ResumeTest {
                     .provider(server.baseUrl(), "openai", "scripted-provider-key", null, true);
             command = Commands.build(options, TestCli.executable(), work.toString(),
                     dir.resolve("control").toString(), System.getenv());
+        }
+
+        /** Where a follower that went away (a restart) left the session. */
+        record Left(CliSession session, Checkpoint checkpoint) {
+        }
+
+        /** Launches the session and follows it until {@code point}; then the follower goes away, as in a restart. */
+        Left followUntil(Predicate<SessionFollower> point) throws Exception {
+            AutopilotEngine.Running running = engine(firstLog, journalStream()).launch(command, new LocalCliLauncher());
+            tickUntil(running.follower(), running.session(), point);
+            Checkpoint checkpoint = running.follower().checkpoint();
+            journalOut.close();
+            return new Left(running.session(), checkpoint);
+        }
+
+        /** Waits until the CLI, followed by nobody, has ended. */
+        void awaitExit() throws InterruptedException {
+            Path exitCode = Path.of(command.launchFolder(), ControlFolder.EXIT_CODE);
+            long deadline = System.nanoTime() + ScriptedModelServer.SESSION_LIMIT.toNanos();
+            while (!Files.exists(exitCode) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(exitCode).exists();
         }
 
         OutputStream journalStream() throws Exception {
