@@ -484,28 +484,58 @@ public final class SessionFollower {
         lastActivityNanos = System.nanoTime();
     }
 
+    /**
+     * The CLI's output, with each usage record taken once the turn it belongs to has been followed by the start of the
+     * next, as when they come one by one: a poll that brings many turns at once (what the CLI did while nobody followed
+     * it) prints their tokens lines among them, not all after them.
+     */
+    private void writeOutput(byte[] output, java.util.Deque<CliEvent> usageRecords) {
+        acceptUsageOfEndedTurns(usageRecords);
+        int from = 0;
+        for (int i = 0; i < output.length && !usageRecords.isEmpty(); i++) {
+            if (output[i] == '\n') {
+                stdoutLines.write(output, from, i + 1 - from);
+                from = i + 1;
+                acceptUsageOfEndedTurns(usageRecords);
+            }
+        }
+        stdoutLines.write(output, from, output.length - from);
+    }
+
+    private void acceptUsageOfEndedTurns(java.util.Deque<CliEvent> usageRecords) {
+        while (!usageRecords.isEmpty() && tracker.laterTurnStarted(usageRecords.peek().root().path("parentId").asText(""))) {
+            acceptUsage(usageRecords.poll());
+        }
+    }
+
+    private void acceptUsage(CliEvent usageRecord) {
+        journal.recordOwn(EventJournal.USAGE, describe(tracker.acceptUsage(usageRecord)));
+    }
+
     private static byte[] limit(byte[] bytes, long max) {
         return bytes.length <= max ? bytes : java.util.Arrays.copyOf(bytes, (int) Math.max(0, max));
     }
 
     private void feed(SessionPoll poll) {
         long eventsBefore = pipeline.events();
+        java.util.ArrayDeque<CliEvent> usageRecords = new java.util.ArrayDeque<>();
+        if (poll.usageConsumed() > 0) {
+            for (String line : new String(poll.usage(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && usageParser.parse(line) instanceof CliEvent event) {
+                    usageRecords.add(event);
+                }
+            }
+            usageOffset += poll.usageConsumed();
+        }
         if (poll.output().length > 0) {
-            stdoutLines.write(poll.output(), 0, poll.output().length);
+            writeOutput(poll.output(), usageRecords);
             outputOffset += poll.output().length;
         }
         if (poll.stderr().length > 0) {
             stderrLines.write(poll.stderr(), 0, poll.stderr().length);
             stderrOffset += poll.stderr().length;
         }
-        if (poll.usageConsumed() > 0) {
-            for (String line : new String(poll.usage(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
-                if (!line.isBlank() && usageParser.parse(line) instanceof CliEvent event) {
-                    journal.recordOwn(EventJournal.USAGE, describe(tracker.acceptUsage(event)));
-                }
-            }
-            usageOffset += poll.usageConsumed();
-        }
+        usageRecords.forEach(this::acceptUsage); // their turns still run, or were not seen
         if (poll.changes() != null) {
             changes = poll.changes();
         }

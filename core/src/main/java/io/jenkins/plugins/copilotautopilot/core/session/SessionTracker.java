@@ -445,6 +445,15 @@ public final class SessionTracker {
     }
 
     /**
+     * Whether a later turn has started than the one whose start is {@code turnStartId} (a usage record's parent): false
+     * while that turn runs, and for a start this tracker did not see.
+     */
+    public synchronized boolean laterTurnStarted(String turnStartId) {
+        Integer turn = turnsByEventId.get(turnStartId);
+        return turn != null && turn < turns;
+    }
+
+    /**
      * Follows a {@code session.usage_record} from the CLI's session state: it belongs to the turn whose start event
      * it names as its parent (else to the turn running now).
      */

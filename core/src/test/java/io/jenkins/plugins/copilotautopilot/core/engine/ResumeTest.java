@@ -143,6 +143,11 @@ class ResumeTest {
 
             assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
             s.assertSameAsOneFollower(session, result);
+            // the whole session comes in one poll: each turn's tokens line among the turns, as when they come one by one
+            List<String> lines = s.secondLog.lines();
+            int turn3 = lines.indexOf("[copilot] Turn 3");
+            assertThat(turn3).isPositive();
+            assertThat(lines.subList(0, turn3)).anyMatch(l -> l.startsWith("[copilot]   tokens (turn 1)"));
             session.cleanup();
         }
     }
