@@ -491,6 +491,11 @@ public final class SessionFollower {
      */
     private void writeOutput(byte[] output, java.util.Deque<CliEvent> usageRecords) {
         acceptUsageOfEndedTurns(usageRecords);
+        if (usageRecords.size() < 2) {
+            // as a live session brings them (one model call at a time): the record left belongs to the turn that runs
+            stdoutLines.write(output, 0, output.length);
+            return;
+        }
         int from = 0;
         for (int i = 0; i < output.length && !usageRecords.isEmpty(); i++) {
             if (output[i] == '\n') {
