@@ -189,7 +189,9 @@ public final class AutopilotEngine {
         SecretMasker masker = masker(secrets);
         Mutable.Sink sink = new Mutable.Sink(log, muted);
         LogRenderer renderer = new LogRenderer(sink, masker, agentTextInLog);
-        renderer.planned(plan); // a resumed follower prints no header, which would tell it
+        if (muted) {
+            renderer.planned(plan); // a resumed follower prints no header, which tells a new one
+        }
         SessionTracker tracker = new SessionTracker();
         tracker.addListener(renderer);
         listeners.forEach(tracker::addListener);
