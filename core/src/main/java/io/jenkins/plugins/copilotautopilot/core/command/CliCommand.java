@@ -111,6 +111,18 @@ public final class CliCommand {
         return secrets;
     }
 
+    /** Each secret variable that has a value, with it (set here, else inherited), in order. */
+    public Map<String, String> secretsByVariable(Map<String, String> inheritedEnvironment) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String name : secretVariables) {
+            String value = environment.containsKey(name) ? environment.get(name) : inheritedEnvironment.get(name);
+            if (value != null) {
+                values.put(name, value);
+            }
+        }
+        return values;
+    }
+
     /** The secret variables the CLI keeps from its tools ({@code --secret-env-vars}): all but the tool secrets. */
     public Set<String> hiddenFromTools() {
         return hiddenFromTools;

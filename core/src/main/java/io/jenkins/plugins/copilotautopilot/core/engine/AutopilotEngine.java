@@ -9,6 +9,7 @@ import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
+import io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
@@ -165,6 +166,8 @@ public final class AutopilotEngine {
         SessionPlan plan = command.plan();
         SessionFollower follower = newFollower(plan, command.secretValues(inheritedEnvironment), startedAtMillis, false, 0);
         follower.header(command, () -> describe(command)); // no JSON is made (nor Jackson set up) without a journal
+        follower.shortSecrets(command.secretsByVariable(inheritedEnvironment).entrySet().stream()
+                .filter(e -> CliRedactions.isShort(e.getValue())).map(Map.Entry::getKey).toList());
         return follower;
     }
 
@@ -200,7 +203,7 @@ public final class AutopilotEngine {
         EventJournal journal = journalOut == null ? null : new EventJournal(journalStream, masker);
         SafeJournal safeJournal = new SafeJournal(journal, renderer, journalLimitChars);
         SessionFollower follower = new SessionFollower(plan, masker, timings, startedAtMillis, tracker, renderer, sink, journalStream,
-                safeJournal, maxLineBytes, MAX_STDERR_LINE_BYTES);
+                safeJournal, CliRedactions.of(secrets), maxLineBytes, MAX_STDERR_LINE_BYTES);
         if (follower.approvals() != null) {
             approvers.forEach(a -> a.accept(follower.approvals()));
         }

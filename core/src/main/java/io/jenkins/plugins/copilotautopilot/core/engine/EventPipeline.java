@@ -6,24 +6,28 @@ import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
 import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
 import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
+import io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 
 /**
- * One stdout line's way through the engine: parse, record in the journal, follow in the tracker (which
- * tells the renderer). Stops taking lines once closed, so a late line can never change a decided outcome.
+ * One stdout line's way through the engine: read back what the CLI's own redaction garbled, parse, record in the
+ * journal (which masks), follow in the tracker (which tells the renderer, which masks). Stops taking lines once closed,
+ * so a late line can never change a decided outcome.
  */
 final class EventPipeline implements LineAssembler.LineHandler {
     private final EventParser parser = new EventParser();
     private final SessionTracker tracker;
     private final SafeJournal journal;
+    private final CliRedactions redactions;
     private volatile boolean resultSeen;
     private volatile Integer reportedExitCode;
     private long events;
     private boolean closed;
 
-    EventPipeline(SessionTracker tracker, SafeJournal journal) {
+    EventPipeline(SessionTracker tracker, SafeJournal journal, CliRedactions redactions) {
         this.tracker = tracker;
         this.journal = journal;
+        this.redactions = redactions;
     }
 
     @Override
@@ -31,7 +35,7 @@ final class EventPipeline implements LineAssembler.LineHandler {
         if (closed) {
             return;
         }
-        StreamLine parsed = parser.parse(line, originalBytes, truncated);
+        StreamLine parsed = parser.parse(redactions.restore(line), originalBytes, truncated);
         if (parsed instanceof CliEvent event) {
             events++;
             journal.recordEvent(event);

@@ -94,7 +94,8 @@ public final class SessionFollower {
 
     SessionFollower(SessionPlan plan, SecretMasker masker, EngineTimings timings, long startedAtMillis,
                     SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
-                    SafeJournal journal, int maxLineBytes, int maxStderrLineBytes) {
+                    SafeJournal journal, io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions redactions, int maxLineBytes,
+                    int maxStderrLineBytes) {
         this.timeout = plan.limit(SessionSettings.TIMEOUT);
         this.inactivityTimeout = plan.limit(SessionSettings.INACTIVITY_TIMEOUT);
         this.callLimits = new CallLimits(plan.limit(SessionSettings.TOOL_TIMEOUT), plan.limit(SessionSettings.STARTUP_TIMEOUT),
@@ -108,7 +109,7 @@ public final class SessionFollower {
         this.sink = sink;
         this.journalStream = journalStream;
         this.journal = journal;
-        this.pipeline = new EventPipeline(tracker, journal);
+        this.pipeline = new EventPipeline(tracker, journal, redactions);
         this.stdoutLines = new LineAssembler(pipeline, maxLineBytes);
         this.stderr = new StderrCollector(renderer, journal);
         this.stderrLines = new LineAssembler(stderr, maxStderrLineBytes);
@@ -421,6 +422,23 @@ public final class SessionFollower {
                              java.util.function.Supplier<com.fasterxml.jackson.databind.JsonNode> description) {
         renderer.header(command);
         journal.recordOwn(EventJournal.RUN_STARTED, description);
+    }
+
+    /**
+     * Says once, before the CLI starts, which secrets are too short to mask without garbling the log: the CLI hides
+     * each wherever it occurs in what it prints, inside words too (its redaction of one is read back before the
+     * outcome is decided: {@link io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions}).
+     */
+    synchronized void shortSecrets(List<String> variables) {
+        if (variables.isEmpty()) {
+            return;
+        }
+        String which = variables.size() == 1 ? "the secret in " + variables.get(0) + " is"
+                : "the secrets in " + String.join(", ", variables) + " are";
+        warn("WARNING: " + which + " shorter than " + io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions.SHORT
+                + " characters: the Copilot CLI hides a secret wherever it occurs in what it prints, inside words too, so"
+                + " this log may show words garbled" + (variables.size() == 1 ? "" : ", and the session's events may be"
+                + " misread") + ". Use the real credential, or a longer value.");
     }
 
     /** Ends the session as FAILED: the CLI could not be started. */

@@ -17,8 +17,8 @@ import java.util.List;
  * The JSON Schema the agent's answer must follow ({@code outputSchema}), checked with networknt's
  * json-schema-validator: the schema itself against its meta-schema when it is given, each answer against the schema
  * after {@code task_complete}. Drafts 4 to 2020-12 (a schema's {@code $schema} says which; 2020-12 otherwise). Nothing
- * is ever fetched: a {@code $ref} to another document is an error, so a schema cannot make the controller connect
- * anywhere or read its files.
+ * is ever fetched: a {@code $ref} to another document, wherever it stands in the schema, is refused before the session
+ * starts, so a schema cannot make the controller connect anywhere or read its files.
  */
 public final class OutputSchema {
     /** The longest schema taken. */
@@ -68,6 +68,11 @@ public final class OutputSchema {
         if (!node.isObject() && !node.isBoolean()) {
             throw new InvalidSchemaException("must be a JSON object (a JSON Schema), was " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ".");
         }
+        String external = externalReference(node, "", documentIds(node, new java.util.HashSet<>()));
+        if (external != null) {
+            throw new InvalidSchemaException("refers to another document (" + external + "): nothing is fetched, so a $ref"
+                    + " may only point inside the schema; put what it refers to under $defs and refer to it as '#/$defs/NAME'.");
+        }
         try {
             String dialect = node.path("$schema").asText(SpecificationVersion.DRAFT_2020_12.getDialectId());
             Schema meta = REGISTRY.getSchema(SchemaLocation.of(dialect));
@@ -82,6 +87,63 @@ public final class OutputSchema {
             throw new InvalidSchemaException("is not a usable JSON Schema: " + Texts.truncate(Texts.oneLine(String.valueOf(e.getMessage())), 200)
                     + " (a $ref may only point inside the schema).");
         }
+    }
+
+    /** Keywords whose values are data, not schemas: a {@code $ref} there is no reference. */
+    private static final java.util.Set<String> DATA_KEYWORDS = java.util.Set.of("const", "enum", "default", "examples");
+    private static final List<String> REFERENCE_KEYWORDS = List.of("$ref", "$dynamicRef", "$recursiveRef");
+
+    /** The {@code $id}s the schema gives its parts: a reference to one of them stays inside the document. */
+    private static java.util.Set<String> documentIds(JsonNode node, java.util.Set<String> ids) {
+        if (node.isObject()) {
+            node.properties().forEach(field -> {
+                if (field.getKey().equals("$id") && field.getValue().isTextual()) {
+                    ids.add(withoutFragment(field.getValue().asText()));
+                } else if (!DATA_KEYWORDS.contains(field.getKey())) {
+                    documentIds(field.getValue(), ids);
+                }
+            });
+        } else if (node.isArray()) {
+            node.forEach(item -> documentIds(item, ids));
+        }
+        return ids;
+    }
+
+    /**
+     * The first reference in the schema that points outside it, as {@code 'target' at /json/pointer}, or null. The
+     * validator would refuse to load it only when an answer reaches it, after the model was paid for.
+     */
+    private static String externalReference(JsonNode node, String pointer, java.util.Set<String> ids) {
+        if (node.isObject()) {
+            for (java.util.Map.Entry<String, JsonNode> field : node.properties()) {
+                String key = field.getKey();
+                String at = pointer + "/" + key.replace("~", "~0").replace("/", "~1");
+                if (REFERENCE_KEYWORDS.contains(key) && field.getValue().isTextual()) {
+                    String target = field.getValue().asText();
+                    if (!target.startsWith("#") && !ids.contains(withoutFragment(target))) {
+                        return "'" + Texts.truncate(Texts.oneLine(target), 200) + "' at " + at;
+                    }
+                } else if (!DATA_KEYWORDS.contains(key)) {
+                    String found = externalReference(field.getValue(), at, ids);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String found = externalReference(node.get(i), pointer + "/" + i, ids);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String withoutFragment(String iri) {
+        int hash = iri.indexOf('#');
+        return hash < 0 ? iri : iri.substring(0, hash);
     }
 
     /** The schema as given. */
@@ -110,7 +172,8 @@ public final class OutputSchema {
         try {
             errors = schema.validate(answer);
         } catch (SchemaException e) {
-            return List.of("the schema could not be applied: " + Texts.oneLine(String.valueOf(e.getMessage())));
+            String why = Texts.oneLine(String.valueOf(e.getMessage())).strip();
+            return List.of("the schema could not be applied: " + (why.endsWith(".") ? why.substring(0, why.length() - 1) : why));
         }
         List<String> out = new ArrayList<>();
         for (Error e : errors) {

@@ -81,6 +81,11 @@ final class OptionValues {
             } else {
                 throw new UsageException(typed + " needs a value");
             }
+            if (spec.kind() != Kind.FLAG && value.isBlank()) {
+                // `--verify="$CHECK"` with CHECK unset must not quietly run without the check
+                throw new UsageException(typed + " was given an empty value (an unset variable?): give it a value, or leave"
+                        + " the option out");
+            }
             List<String> list = read.values.computeIfAbsent(spec.name(), k -> new ArrayList<>());
             if (spec.kind() != Kind.REPEATABLE && !list.isEmpty()) {
                 throw new UsageException(spec.name() + " is given twice; give it once");

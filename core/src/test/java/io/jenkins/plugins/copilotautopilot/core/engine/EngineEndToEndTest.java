@@ -267,6 +267,27 @@ class EngineEndToEndTest {
     }
 
     @Test
+    void aOneLetterKeyTheCliRedactsEverywhereDoesNotHideTheCompletion() throws Exception {
+        // the CLI writes "session.tas******_complete" when its provider key is "k": the outcome is decided on the event
+        E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo fake-work > done.txt", "All good, task done."))
+                .apiKey("k")
+                .options(o -> o.set(ALLOW_ALL_TOOLS, true))
+                .run();
+
+        assertThat(run.rawStdout).as("the CLI's own redaction garbled its event types")
+                .contains("\"type\":\"session.tas******_complete\"");
+        assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result.summary()).isEqualTo("All good, task done.");
+        assertThat(run.result.warnings()).singleElement().asString()
+                .startsWith("WARNING: the secret in COPILOT_PROVIDER_API_KEY is shorter than 8 characters");
+        assertThat(run.log.lines()).contains("[copilot]   Task complete: All good, task done.",
+                "[copilot] COMPLETED: The agent called task_complete after 2 turns.");
+        assertThat(run.log.text()).doesNotContain("******");
+        List<String> types = run.journalLines().stream().map(j -> j.path("type").asText()).collect(Collectors.toList());
+        assertThat(types).contains("session.task_complete").noneMatch(t -> t.contains("*"));
+    }
+
+    @Test
     void aThousandDeltasBecomeOneMessageInTheLog() throws Exception {
         StringBuilder words = new StringBuilder();
         for (int i = 0; i < 800; i++) {

@@ -25,12 +25,37 @@ class OutputSchemaUnitTest {
     void aReferenceToAnotherDocumentIsRefusedAndNeverFetched() throws Exception {
         try (var server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             server.setSoTimeout(1);
-            String ref = "{\"$ref\": \"http://127.0.0.1:" + server.getLocalPort() + "/schema.json\"}";
+            String url = "http://127.0.0.1:" + server.getLocalPort();
+            String ref = "{\"$ref\": \"" + url + "/schema.json\"}";
             assertThatThrownBy(() -> OutputSchema.parse(ref)).hasMessageContaining("a $ref may only point inside the schema");
+            // below the top: the validator would only find it with the first answer, after the model was paid for
+            String nested = "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"" + url + "/nested.json\"}}}";
+            assertThatThrownBy(() -> OutputSchema.parse(nested)).hasMessage("refers to another document ('" + url
+                    + "/nested.json' at /properties/a/$ref): nothing is fetched, so a $ref may only point inside the schema;"
+                    + " put what it refers to under $defs and refer to it as '#/$defs/NAME'.");
+            String deep = "{\"type\": \"array\", \"items\": {\"anyOf\": [{\"type\": \"null\"}, {\"$dynamicRef\": \"" + url
+                    + "/d.json#x\"}]}}";
+            assertThatThrownBy(() -> OutputSchema.parse(deep)).hasMessageContaining("at /items/anyOf/1/$dynamicRef)");
             assertThatThrownBy(server::accept).isInstanceOf(java.net.SocketTimeoutException.class);
         }
         assertThatThrownBy(() -> OutputSchema.parse("{\"$ref\": \"file:///etc/passwd\"}"))
                 .hasMessageContaining("a $ref may only point inside the schema");
+        assertThatThrownBy(() -> OutputSchema.parse("{\"$defs\": {\"p\": {\"$ref\": \"file:///etc/passwd\"}}}"))
+                .hasMessageContaining("('file:///etc/passwd' at /$defs/p/$ref)");
+        assertThat(AnswerRequest.problem(SessionPlan.of(SettingValues.none().with(SessionSettings.OUTPUT_SCHEMA,
+                "{\"properties\": {\"a\": {\"$ref\": \"other.json\"}}}"))))
+                .startsWith("outputSchema refers to another document ('other.json' at /properties/a/$ref)");
+    }
+
+    @Test
+    void whatOnlyLooksLikeAReferenceIsNone() throws Exception {
+        // data named $ref, a property named $ref, and a reference to a part the schema names with its own $id
+        OutputSchema schema = OutputSchema.parse("""
+                {"type": "object", "properties": {"$ref": {"type": "string", "default": "x"}, "c": {"const": {"$ref": "http://h/x"}},
+                 "e": {"enum": [{"$ref": "file:///etc/passwd"}]}, "n": {"$ref": "urn:example:n"}},
+                 "$defs": {"n": {"$id": "urn:example:n", "type": "integer"}}}""");
+        assertThat(schema.validate("{\"n\": 3, \"$ref\": \"s\"}")).isEmpty();
+        assertThat(schema.validate("{\"n\": \"3\"}")).singleElement().asString().contains("integer");
     }
 
     @Test

@@ -81,7 +81,8 @@ class RunnerArgumentsTest {
         assertThat(provider.plan().get(PROVIDER_BASE_URL)).isEqualTo("http://127.0.0.1:1/v1");
         assertThat(provider.plan().get(PROVIDER_TYPE)).isEqualTo("azure");
         assertThat(provider.plan().get(PROVIDER_WIRE_API)).isEqualTo("responses");
-        assertThat(options("-p", "x", "--model=").plan().get(MODEL)).as("an empty value is a value, not a missing one").isNull();
+        assertThatThrownBy(() -> options("-p", "x", "--model=")).as("an empty value is refused, not taken as no value")
+                .hasMessageStartingWith("--model was given an empty value");
     }
 
     @Test
@@ -248,6 +249,24 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void anEmptyValueIsRefusedNotTakenAsNotGiven() {
+        // `--verify="$CHECK"` with CHECK unset: a session without its check would end COMPLETED
+        for (String option : new String[] {"--verify", "--model", "--deny-tool", "--allow-tool", "--approve-tool", "--deny-url",
+            "--allow-url", "--secret-env-var", "--tool-secret", "--timeout", "--mcp-config", "--output-schema", "--dir", "-C",
+            "--copilot", "--journal", "--changes", "--session", "--max-tokens", "--provider-base-url", "--prompt-file"}) {
+            for (String[] args : new String[][] {{option + "="}, {option, ""}, {option + "=  "}}) {
+                String[] all = new String[args.length + 2];
+                all[0] = option.equals("--prompt-file") ? "--max-tokens" : "-p";
+                all[1] = option.equals("--prompt-file") ? "9" : "x";
+                System.arraycopy(args, 0, all, 2, args.length);
+                assertThatThrownBy(() -> options(all)).as(String.join(" ", all))
+                        .isInstanceOf(RunnerArguments.UsageException.class)
+                        .hasMessage(option + " was given an empty value (an unset variable?): give it a value, or leave the option out");
+            }
+        }
+    }
+
+    @Test
     void repeatableOptionsAddUpAndOthersMayBeGivenOnce() throws Exception {
         Path a = Files.createDirectories(dir.resolve("a"));
         Path b = Files.createDirectories(dir.resolve("b"));
@@ -280,8 +299,9 @@ class RunnerArgumentsTest {
     void invalidOptionsAreNamedAsTheUserTypedThem() {
         assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--max-autopilot-continues", "-3"))
                 .hasMessage("--max-autopilot-continues must be 0 or more, was -3.");
-        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--allow-tool", " ", "--secret-env-var", "NO-NAME"))
-                .hasMessage("--allow-tool: entry 1 is empty. --secret-env-var: 'NO-NAME' is not an environment variable name.");
+        assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--deny-url", "a b", "--secret-env-var", "NO-NAME"))
+                .hasMessageStartingWith("--deny-url: ").hasMessageContaining("'a b'")
+                .hasMessageEndingWith(" --secret-env-var: 'NO-NAME' is not an environment variable name.");
         assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--provider-base-url", "ftp://h", "--provider-type", "gemini"))
                 .hasMessage("--provider-base-url must be an http:// or https:// URL, was 'ftp://h'."
                         + " --provider-type must be one of openai, azure, anthropic; was 'gemini'."
