@@ -109,6 +109,11 @@ public final class PollingScheduler implements AutoCloseable {
         executor.shutdownNow();
     }
 
+    /** Waits until the looks running when it was closed have ended. */
+    boolean awaitTermination(long time, TimeUnit unit) throws InterruptedException {
+        return executor.awaitTermination(time, unit);
+    }
+
     /** Notes that {@code due} is to run at the first grid point at least {@code millis} from now. */
     private void atGridPoint(Due due, long millis) {
         long now = System.nanoTime();
@@ -274,6 +279,12 @@ public final class PollingScheduler implements AutoCloseable {
             Next outcome;
             try {
                 outcome = task.poll();
+            } catch (InterruptedException e) {
+                if (!executor.isShutdown()) {
+                    LOGGER.log(Level.WARNING, "a session follower was interrupted; it will be looked at again", e);
+                }
+                // else: closed while it waited, as close() interrupts; nothing went wrong
+                outcome = Next.LATER;
             } catch (Throwable e) {
                 LOGGER.log(Level.WARNING, "a session follower failed; it will be looked at again", e);
                 outcome = Next.LATER;

@@ -33,14 +33,14 @@ class HostileInputTest {
             prompt.append("filler line ").append(prompt.length()).append(" with $PATH and `x`\n");
         }
         String task = prompt.toString();
-        List<String> argv = new ArrayList<>();
-        E2eRun run = E2eRun.with(Scripts.always(Reply.taskComplete("Read it."))).prompt(task)
-                .listener(new SessionListener() {
-                    @Override
-                    public void onTurnStarted(io.jenkins.plugins.copilotautopilot.core.session.Turn turn) {
+        List<String> argv = new java.util.concurrent.CopyOnWriteArrayList<>();
+        E2eRun run = E2eRun.with(request -> {
+                    // the CLI waits for this reply, so it is alive now (an instant model outruns a look at a turn's start)
+                    if (argv.isEmpty()) {
                         ProcessHandle.current().descendants().forEach(p -> argv.addAll(List.of(ProcessTable.cmdline(p.pid()).split("\0"))));
                     }
-                })
+                    return Reply.taskComplete("Read it.");
+                }).prompt(task)
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);

@@ -175,6 +175,67 @@ class PollingSchedulerTest {
         }
     }
 
+    @Test
+    void closingWhileALookWaitsIsNoFailureButAFailingLookIsLogged() throws Exception {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(PollingScheduler.class.getName());
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        boolean parents = logger.getUseParentHandlers();
+        logger.setUseParentHandlers(false); // the failure made on purpose is not printed into the build's log
+        try {
+            EngineTimings timings = new EngineTimings(Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofSeconds(1),
+                    Duration.ofSeconds(1), 1024);
+            CountDownLatch waiting = new CountDownLatch(1);
+            CountDownLatch interrupted = new CountDownLatch(1);
+            CountDownLatch failed = new CountDownLatch(2);
+            PollingScheduler scheduler = new PollingScheduler(2, timings, "test-follower");
+            scheduler.submit(() -> {
+                failed.countDown();
+                throw new IllegalStateException("a follower's bug");
+            });
+            scheduler.submit(() -> {
+                waiting.countDown();
+                try {
+                    new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                    throw e;
+                }
+                return PollingScheduler.Next.LATER;
+            });
+            assertThat(waiting.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(failed.await(30, TimeUnit.SECONDS)).as("a failing look is looked at again").isTrue();
+            scheduler.close();
+            assertThat(interrupted.await(30, TimeUnit.SECONDS)).isTrue();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (records.stream().noneMatch(r -> r.getThrown() instanceof IllegalStateException) && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertThat(records).anyMatch(r -> r.getLevel() == java.util.logging.Level.WARNING
+                    && r.getThrown() instanceof IllegalStateException);
+            // the interrupted look has thrown by now, and it was handled on the pool's thread before that thread ended
+            assertThat(scheduler.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(records).noneMatch(r -> r.getThrown() instanceof InterruptedException);
+        } finally {
+            logger.removeHandler(handler);
+            logger.setUseParentHandlers(parents);
+        }
+    }
+
     private static boolean allLookedAtTwiceMore(List<AtomicInteger> looks, int[] before) {
         for (int i = 0; i < before.length; i++) {
             if (looks.get(i).get() < before[i] + 2) {
