@@ -62,29 +62,63 @@ public final class BenchmarkMain {
         this.cli = cli;
     }
 
-    public static void main(String[] args) throws Exception {
-        long events = 1_000_000;
-        int runs = 10;
-        List<Integer> sessions = List.of(1, 100, 1000);
-        double sessionSeconds = 60;
-        double speedup = 1;
-        Path out = Path.of("benchmark/target/results.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--events" -> events = Long.parseLong(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--sessions" -> sessions = java.util.Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::valueOf).toList();
-                case "--session-seconds" -> sessionSeconds = Double.parseDouble(args[++i]);
-                case "--speedup" -> speedup = Double.parseDouble(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                case "--baseline-runner" -> System.setProperty("baseline.runner", args[++i]);
-                case "--baseline-sessions" -> System.setProperty("baseline.sessions", args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+    /** The options as given; {@code help} when they ask for it. */
+    record Options(long events, int runs, List<Integer> sessions, double sessionSeconds, double speedup, Path out,
+                   boolean help) {
+        /** Reads the command line; a bad one is an {@link IllegalArgumentException} whose message is one line. */
+        static Options parse(String[] args) {
+            long events = 1_000_000;
+            int runs = 10;
+            List<Integer> sessions = List.of(1, 100, 1000);
+            double sessionSeconds = 60;
+            double speedup = 1;
+            Path out = Path.of("benchmark/target/results.md");
+            for (int i = 0; i < args.length; i++) {
+                String option = args[i];
+                if (option.equals("--help") || option.equals("-h")) {
+                    return new Options(events, runs, sessions, sessionSeconds, speedup, out, true);
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(option.startsWith("--") ? option + " needs a value" : "unknown option " + option);
+                }
+                String value = args[++i];
+                try {
+                    switch (option) {
+                        case "--events" -> events = Long.parseLong(value);
+                        case "--runs" -> runs = Integer.parseInt(value);
+                        case "--sessions" -> sessions = java.util.Arrays.stream(value.split(",")).map(String::strip).map(Integer::valueOf).toList();
+                        case "--session-seconds" -> sessionSeconds = Double.parseDouble(value);
+                        case "--speedup" -> speedup = Double.parseDouble(value);
+                        case "--out" -> out = Path.of(value);
+                        case "--baseline-runner" -> System.setProperty("baseline.runner", value);
+                        case "--baseline-sessions" -> System.setProperty("baseline.sessions", value);
+                        default -> throw new IllegalArgumentException("unknown option " + option);
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(option + " needs a number, got '" + value + "'");
+                }
             }
+            return new Options(events, runs, sessions, sessionSeconds, speedup, out, false);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("benchmark: " + e.getMessage() + " (see --help)");
+            System.exit(64);
+            return;
+        }
+        if (options.help()) {
+            System.out.println("The options are described by benchmark/run --help, which starts this.");
+            return;
         }
         BenchmarkMain main = new BenchmarkMain(Path.of(System.getProperty("java.io.tmpdir")),
                 System.getProperty("copilot.cli", System.getenv("COPILOT_CLI")));
-        main.run(events, runs, sessions, sessionSeconds, speedup);
+        main.run(options.events(), options.runs(), options.sessions(), options.sessionSeconds(), options.speedup());
+        Path out = options.out();
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, main.report, StandardCharsets.UTF_8);
         System.out.println(main.report);

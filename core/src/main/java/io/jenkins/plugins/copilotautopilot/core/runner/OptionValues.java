@@ -49,6 +49,13 @@ final class OptionValues {
     private OptionValues() {
     }
 
+    /** Every option read here, by its long name. */
+    static java.util.SortedSet<String> names() {
+        java.util.SortedSet<String> names = new java.util.TreeSet<>();
+        OPTIONS.values().forEach(spec -> names.add(spec.name()));
+        return names;
+    }
+
     private static void add(Kind kind, String name, String... aliases) {
         Spec spec = new Spec(name, kind);
         OPTIONS.put(name, spec);

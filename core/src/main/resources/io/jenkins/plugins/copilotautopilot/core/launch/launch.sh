@@ -28,7 +28,16 @@ exec 2>>"$c/stderr.txt" </dev/null
 # text as the content of a JSON string
 json() { printf '%s' "$1" | tr -d '\000-\037' | sed 's/[\\"]/\\&/g'; }
 
-now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+# the time to the millisecond, as the CLI stamps its events: GNU and busybox date know %N, BSD's (macOS) does not, and
+# there perl does; to the second where neither can
+case $(date -u +%3N 2>/dev/null) in
+  [0-9][0-9][0-9]) now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; } ;;
+  *) if command -v perl > /dev/null 2>&1; then
+       now() { perl -MPOSIX=strftime -MTime::HiRes=time -e '$t = time; printf("%s.%03dZ\n", strftime("%Y-%m-%dT%H:%M:%S", gmtime($t)), ($t - int($t)) * 1000)'; }
+     else
+       now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+     fi ;;
+esac
 
 # the launch cannot go on: why (one line) and the exit code
 fail() {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * CLI 1.0.102; the scripted model completes at once, and fixes the work when told the check failed.
  */
 class VerifyTest {
-    private static final String CHECK = "if [ -f fixed.txt ]; then echo all-tests-pass; else echo 'FAIL: fixed.txt is missing'; exit 3; fi";
+    private static final String CHECK = "sleep 0.2; if [ -f fixed.txt ]; then echo all-tests-pass; else echo 'FAIL: fixed.txt is missing'; exit 3; fi";
 
     private static final Script FIX_WHEN_TOLD = Scripts.completeThenFixWhenTold("touch fixed.txt");
 
@@ -53,6 +53,12 @@ class VerifyTest {
         assertThat(rounds.get(0).output()).contains("FAIL: fixed.txt is missing");
         assertThat(rounds.get(0).startedAt()).isNotNull();
         assertThat(io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg.render(report)).contains("verify");
+        // stamped to the millisecond as the CLI's events are: a round has its real length and comes after the turn it follows
+        assertThat(run.journalLines().stream().filter(j -> j.path("type").asText().matches("autopilot.verify_(started|finished)"))
+                .map(j -> j.path("timestamp").asText())).hasSize(4).allMatch(t -> t.matches(".*T\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"));
+        var turnOfRoundOne = report.turns().stream().filter(t -> t.toolCalls().contains(rounds.get(0))).findFirst().orElseThrow();
+        assertThat(rounds.get(0).startedAt()).isAfterOrEqualTo(turnOfRoundOne.startedAt());
+        assertThat(rounds.get(0).durationMillis()).as("the check sleeps 200 ms first").isBetween(200L, 60_000L);
     }
 
     @Test

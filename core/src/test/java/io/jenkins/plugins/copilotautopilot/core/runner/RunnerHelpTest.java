@@ -37,12 +37,24 @@ class RunnerHelpTest {
         assertThat(readmeRow("--demo")).contains("no `--prompt`");
     }
 
+    @Test
+    void everyOptionTheRunnerTakesIsInTheHelpAndTheReadme() throws IOException {
+        List<String> options = new ArrayList<>(OptionValues.names());
+        options.add("--demo"); // read before the options, by the runner's main
+        assertThat(options).contains("--approve-tool", "--otel", "--output-schema", "--review-findings");
+        for (String option : options) {
+            assertThat(helpEntry(option)).as("--help on " + option).isNotBlank();
+            assertThat(readmeRow(option)).as("the README on " + option).isNotBlank();
+        }
+    }
+
     /** The lines of {@link RunnerArguments#USAGE} that describe {@code option}, joined with spaces. */
     private static String helpEntry(String option) {
         List<String> entry = new ArrayList<>();
         for (String line : RunnerArguments.USAGE.split("\n")) {
             String name = line.strip().replaceFirst("^-\\w, ", "");
-            if (entry.isEmpty() ? name.equals(option) || name.startsWith(option + " ") : line.startsWith(" ".repeat(33))) {
+            if (entry.isEmpty() ? name.equals(option) || name.startsWith(option + " ") || name.startsWith(option + "=")
+                    : line.startsWith(" ".repeat(33))) {
                 entry.add(line.strip());
             } else if (!entry.isEmpty()) {
                 break;
@@ -55,7 +67,8 @@ class RunnerHelpTest {
     /** The row of the README's table of the runner's options for {@code option}. */
     private static String readmeRow(String option) throws IOException {
         List<String> rows = Readme.lines().stream()
-                .filter(l -> l.startsWith("| `" + option + "`") || l.startsWith("| `" + option + " ")).toList();
+                .filter(l -> l.startsWith("| `" + option + "`") || l.startsWith("| `" + option + " ")
+                        || l.startsWith("| `" + option + "=") || l.matches("\\| `-\\w`, `" + option + "[` ].*")).toList();
         assertThat(rows).as("the README's row for " + option).hasSize(1);
         return rows.get(0);
     }
