@@ -284,7 +284,10 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         if (turn.durationMillis() >= 0) {
             out.append(SEPARATOR).append(Durations.describe(Duration.ofMillis(turn.durationMillis())));
         }
-        out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_ToolCalls(turn.toolCalls().size() + turn.omittedToolCalls()));
+        out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_ToolCalls(turn.agentToolCalls()));
+        for (ToolCallReport round : turn.verifyRounds()) {
+            out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_VerifyRound(round.arguments().substring("round ".length())));
+        }
         if (turn.afterNudge()) {
             out.append(SEPARATOR).append(Messages.CopilotAutopilotRunAction_AfterNudge());
         }

@@ -452,7 +452,9 @@ public final class LogRenderer implements SessionListener {
         StringBuilder numbers = new StringBuilder()
                 .append(count(state.turns(), "turn")).append(" | ")
                 .append(count(state.toolCalls(), "tool call"))
-                .append(" (").append(state.failedToolCalls()).append(" failed, ").append(state.deniedToolCalls()).append(" denied)")
+                .append(" (").append(state.failedToolCalls()).append(" failed, ")
+                .append(state.interruptedToolCalls() > 0 ? state.interruptedToolCalls() + " interrupted, " : "")
+                .append(state.deniedToolCalls()).append(" denied)")
                 .append(" | ").append(count(state.nudges(), "continuation"))
                 .append(" | premium requests: ").append(premium == null ? "unknown" : Texts.number(premium))
                 .append(" | ").append(Durations.describe(duration));

@@ -29,4 +29,19 @@ public record TurnReport(int number, boolean afterNudge, Instant startedAt, long
     public long tokens() {
         return inputTokens + outputTokens;
     }
+
+    /** Whether {@code call} is a round of the acceptance check, drawn in the turn it follows, not a call of the agent's. */
+    public static boolean isVerifyRound(ToolCallReport call) {
+        return "verify".equals(call.name()) && call.arguments() != null && call.arguments().matches("round \\d+");
+    }
+
+    /** The agent's tool calls in this turn (the acceptance check's rounds drawn in it not counted). */
+    public int agentToolCalls() {
+        return (int) toolCalls.stream().filter(c -> !isVerifyRound(c)).count() + omittedToolCalls;
+    }
+
+    /** The acceptance check's rounds drawn in this turn. */
+    public List<ToolCallReport> verifyRounds() {
+        return toolCalls.stream().filter(TurnReport::isVerifyRound).toList();
+    }
 }

@@ -26,13 +26,25 @@ package io.jenkins.plugins.copilotautopilot.core.session;
  * @param taskOutcome         the last {@code session.task_complete}'s {@code outcome} ({@code completed},
  *                            {@code continue}, {@code blocked} or a value of a later CLI), or null when absent
  * @param taskBlocker         its blocker in words, when it had one, or null
+ * @param interruptedToolCalls tool calls the session's end or stop cut short (neither failed nor denied)
  */
 public record SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
                            int deniedToolCalls, int assistantMessages, int nudges, int retries,
                            boolean taskCompleteSeen, String taskSummary, Boolean taskSuccess,
                            SessionError firstError, String autopilotStopReason, boolean idle, ResultInfo result,
                            String model, Long inputTokens, Long outputTokens, String activity, String taskOutcome,
-                           String taskBlocker) {
+                           String taskBlocker, int interruptedToolCalls) {
+
+    public SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
+                        int deniedToolCalls, int assistantMessages, int nudges, int retries,
+                        boolean taskCompleteSeen, String taskSummary, Boolean taskSuccess,
+                        SessionError firstError, String autopilotStopReason, boolean idle, ResultInfo result,
+                        String model, Long inputTokens, Long outputTokens, String activity, String taskOutcome,
+                        String taskBlocker) {
+        this(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls, assistantMessages, nudges, retries,
+                taskCompleteSeen, taskSummary, taskSuccess, firstError, autopilotStopReason, idle, result, model,
+                inputTokens, outputTokens, activity, taskOutcome, taskBlocker, 0);
+    }
 
     public SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
                         int deniedToolCalls, int assistantMessages, int nudges, int retries,
@@ -41,6 +53,6 @@ public record SessionState(long events, long plainLines, int turns, int toolCall
                         String model, Long inputTokens, Long outputTokens, String activity) {
         this(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls, assistantMessages, nudges, retries,
                 taskCompleteSeen, taskSummary, taskSuccess, firstError, autopilotStopReason, idle, result, model,
-                inputTokens, outputTokens, activity, null, null);
+                inputTokens, outputTokens, activity, null, null, 0);
     }
 }

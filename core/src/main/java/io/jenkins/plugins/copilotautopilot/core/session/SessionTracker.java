@@ -52,6 +52,7 @@ public final class SessionTracker {
     private Turn currentTurn;
     private int toolCalls;
     private int failedToolCalls;
+    private int interruptedToolCalls;
     private int deniedToolCalls;
     private int deniedFetches;
     /** The exit code listeners get for a check a stop cut short. */
@@ -294,7 +295,7 @@ public final class SessionTracker {
         JsonNode error = data.path("error");
         boolean failed = data.has("success") ? !data.path("success").asBoolean(true) : error.isObject();
         boolean denied = failed && "denied".equals(text(error, "code"));
-        String output = text(data.path("result"), "content");
+        String output = ShellMarker.strip(text(data.path("result"), "content"));
         String message = failed ? textOr(error, "message", "failed") : null;
         // A shell command that exits non-zero is a "successful" tool run for the CLI, but a failure for the user.
         JsonNode exitCode = data.path("shellExecution").path("exitCode");
@@ -332,8 +333,10 @@ public final class SessionTracker {
                         }
                     }
                 }
-            } else if (status == ToolStatus.FAILED || status == ToolStatus.INTERRUPTED) {
+            } else if (status == ToolStatus.FAILED) {
                 failedToolCalls++;
+            } else if (status == ToolStatus.INTERRUPTED) {
+                interruptedToolCalls++;
             }
         }
         ToolCall done = call;
@@ -529,7 +532,7 @@ public final class SessionTracker {
             running.clear();
             runningSinceNanos.clear();
             cutOffByStop.clear();
-            failedToolCalls += interrupted.size();
+            interruptedToolCalls += interrupted.size();
         }
         for (ToolCall call : interrupted) {
             java.time.Duration ran = endedAt == null || call.startedAt() == null || endedAt.isBefore(call.startedAt()) ? null
@@ -602,7 +605,8 @@ public final class SessionTracker {
     public synchronized SessionState state() {
         return new SessionState(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls,
                 assistantMessages, nudges, retries, taskCompleteSeen, taskSummary, taskSuccess, firstError,
-                autopilotStopReason, idle, result, model, inputTokens, outputTokens, activity(), taskOutcome, taskBlocker);
+                autopilotStopReason, idle, result, model, inputTokens, outputTokens, activity(), taskOutcome, taskBlocker,
+                interruptedToolCalls);
     }
 
     /** What the agent was doing at this moment, in words. */

@@ -80,7 +80,7 @@ class SessionReportReaderTest {
         ToolCallReport bash = SessionReportReader.read(new StringReader(journal)).turns().get(0).toolCalls().get(0);
         assertThat(bash.status()).isEqualTo(ToolStatus.INTERRUPTED);
         assertThat(bash.error()).isEqualTo("the session ended while it was running");
-        assertThat(SessionReportReader.read(new StringReader(journal)).totals().failedToolCalls()).isEqualTo(1);
+        assertThat(SessionReportReader.read(new StringReader(journal)).totals().failedToolCalls()).as("cut short, not failed").isZero();
         // it ran until the run ended (the timeline draws it so)
         String finished = journal.substring(journal.lastIndexOf("{\"type\":\"autopilot.run_finished\""));
         java.time.Instant endedAt = java.time.Instant.parse(new com.fasterxml.jackson.databind.ObjectMapper()

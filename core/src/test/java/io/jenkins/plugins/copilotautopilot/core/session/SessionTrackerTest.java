@@ -143,14 +143,15 @@ class SessionTrackerTest {
     }
 
     @Test
-    void callsStillRunningWhenTheSessionEndsAreInterruptedAndCountedAsFailed() {
+    void callsStillRunningWhenTheSessionEndsAreInterruptedNotFailed() {
         feed("{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"npm test\"}}}");
         assertThat(tracker.runningToolCalls()).isEqualTo(1);
 
         tracker.endRunningCalls();
 
         assertThat(tracker.runningToolCalls()).isZero();
-        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+        assertThat(tracker.state().failedToolCalls()).isZero();
+        assertThat(tracker.state().interruptedToolCalls()).isEqualTo(1);
         assertThat(completed).singleElement().satisfies(c -> {
             assertThat(c.status()).isEqualTo(ToolStatus.INTERRUPTED);
             assertThat(c.error()).isEqualTo("the session ended while it was running");
@@ -169,9 +170,10 @@ class SessionTrackerTest {
 
         assertThat(completed).extracting(ToolCall::status).containsExactly(ToolStatus.INTERRUPTED, ToolStatus.SUCCEEDED);
         assertThat(completed.get(0).error())
-                .isEqualTo("the session was stopped while it was running (exit code 1: <shellId: 0 completed with exit code 1>)");
+                .isEqualTo("the session was stopped while it was running (exit code 1)");
         assertThat(completed.get(0).duration()).isEqualTo(java.time.Duration.ofMillis(1920));
-        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+        assertThat(tracker.state().failedToolCalls()).isZero();
+        assertThat(tracker.state().interruptedToolCalls()).isEqualTo(1);
     }
 
     @Test
@@ -187,7 +189,8 @@ class SessionTrackerTest {
             assertThat(c.status()).isEqualTo(ToolStatus.INTERRUPTED);
             assertThat(c.error()).isEqualTo("the session was stopped while it was running (exit code 1)");
         });
-        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+        assertThat(tracker.state().failedToolCalls()).isZero();
+        assertThat(tracker.state().interruptedToolCalls()).isEqualTo(1);
     }
 
     @Test
@@ -208,7 +211,8 @@ class SessionTrackerTest {
             assertThat(c.error()).isEqualTo("the session was stopped while it was running");
         });
         assertThat(tracker.state().turns()).as("the empty turn after the abort calls no model").isEqualTo(1);
-        assertThat(tracker.state().failedToolCalls()).isEqualTo(1);
+        assertThat(tracker.state().failedToolCalls()).isZero();
+        assertThat(tracker.state().interruptedToolCalls()).isEqualTo(1);
     }
 
     @Test
