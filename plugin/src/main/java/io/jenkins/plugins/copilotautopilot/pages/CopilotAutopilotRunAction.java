@@ -299,10 +299,38 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
 
     /** A tool call's status in words: {@code succeeded in 1.2s}, {@code denied}... */
     public String callStatus(ToolCallReport call) {
+        if (call.awaitingApproval()) {
+            return Messages.CopilotAutopilotRunAction_StatusAwaitingApproval();
+        }
         String status = statusWord(call.status());
-        return call.durationMillis() < 0
+        String ended = call.durationMillis() < 0
                 ? status
                 : Messages.CopilotAutopilotRunAction_StatusAfter(status, Durations.describe(Duration.ofMillis(call.durationMillis())));
+        if (call.approval() == null) {
+            return ended;
+        }
+        String verdict = call.approval().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        return call.approvalWaitMillis() < 0 ? Messages.CopilotAutopilotRunAction_StatusDecided(verdict, ended)
+                : Messages.CopilotAutopilotRunAction_StatusDecidedAfter(verdict,
+                        Durations.describe(Duration.ofMillis(call.approvalWaitMillis())), ended);
+    }
+
+    /** An ISO-8601 instant as a person reads it: {@code 2026-12-06 07:31:02 UTC}; other text as it is. */
+    public static String time(String iso) {
+        if (iso == null) {
+            return null;
+        }
+        try {
+            return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", java.util.Locale.ROOT)
+                    .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.parse(iso));
+        } catch (java.time.format.DateTimeParseException e) {
+            return iso;
+        }
+    }
+
+    /** The CSS class of a call in the turn list: its status, or that it waits for a person. */
+    public String callClass(ToolCallReport call) {
+        return call.awaitingApproval() ? "AWAITING" : String.valueOf(call.status());
     }
 
     private static String statusWord(ToolStatus status) {

@@ -110,7 +110,8 @@ public final class CopilotAutopilotStep extends Step {
 
     @DataBoundConstructor
     public CopilotAutopilotStep(String prompt) {
-        this.prompt = prompt;
+        // an empty box (a form that gives promptFile) is no prompt: the Snippet Generator then writes none
+        this.prompt = prompt == null || prompt.isBlank() ? null : prompt;
     }
 
     @Override
@@ -680,6 +681,24 @@ public final class CopilotAutopilotStep extends Step {
             return super.newInstance(req, FormLists.fromForm(formData));
         }
 
+        /**
+         * A Pipeline's arguments: a check given empty ({@code verify: env.CHECK} with {@code CHECK} unset or empty) is
+         * refused, never taken as "no check", which would let an unchecked session end COMPLETED. An empty box on a
+         * form is no check (forms post every box; they come through {@link #newInstance(StaplerRequest2, JSONObject)}).
+         */
+        @Override
+        public Step newInstance(Map<String, Object> arguments) throws Exception {
+            for (Setting<String> check : List.of(SessionSettings.VERIFY, SessionSettings.OUTPUT_SCHEMA)) {
+                if (arguments.containsKey(check.name())) {
+                    Object value = arguments.get(check.name());
+                    if (value == null || value.toString().isBlank()) {
+                        throw new hudson.AbortException(Messages.CopilotAutopilotStep_EmptyCheck(check.name()));
+                    }
+                }
+            }
+            return super.newInstance(arguments);
+        }
+
         /** The settings the form shows, in the catalog's order: among the global defaults only those an administrator may set. */
         public List<SettingField> fields(boolean global) {
             return FIELDS.values().stream().filter(f -> !global || f.setting().hasDefault()).toList();
@@ -724,8 +743,8 @@ public final class CopilotAutopilotStep extends Step {
             };
         }
 
-        public FormValidation doCheckPrompt(@QueryParameter String value) {
-            return SettingForms.checkPrompt(value);
+        public FormValidation doCheckPrompt(@QueryParameter String value, @QueryParameter String promptFile) {
+            return SettingForms.checkPrompt(value, promptFile);
         }
 
         private static Map<String, SettingField> fields() {

@@ -71,7 +71,18 @@ final class SettingForms {
         return problems(setting.problems(raw));
     }
 
-    static FormValidation checkPrompt(String value) {
+    /**
+     * The task box beside {@code promptFile}: nothing to say while both are empty (a fresh form; the step says it when
+     * it runs), one of them, not both.
+     */
+    static FormValidation checkPrompt(String value, String promptFile) {
+        boolean file = promptFile != null && !promptFile.isBlank();
+        if (value == null || value.isBlank()) {
+            return FormValidation.ok();
+        }
+        if (file) {
+            return FormValidation.error(Messages.SettingForms_PromptAndPromptFile());
+        }
         return problems(SessionTask.of(value).problems());
     }
 

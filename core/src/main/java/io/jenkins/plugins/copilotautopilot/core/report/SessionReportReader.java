@@ -89,6 +89,12 @@ public final class SessionReportReader {
     private static final class Collector implements SessionListener {
         private final List<TurnBuilder> turns = new ArrayList<>();
         private final Map<ToolCall, int[]> callSlots = new IdentityHashMap<>();
+        /** Every call kept, where it is, in the order they started (a call's approval may be decided after it ended). */
+        private final Map<ToolCall, int[]> keptCalls = new java.util.LinkedHashMap<>();
+        /** Calls that waited for approval: the request's id, {@link ToolCallReport#AWAITING_APPROVAL} or the verdict, the wait. */
+        private final Map<ToolCall, String[]> approvalOf = new IdentityHashMap<>();
+        /** Requests that came before their call was announced: id to tool. */
+        private final Map<String, String> unplacedApprovals = new java.util.LinkedHashMap<>();
         private int omittedTurns;
         private boolean nudged;
         private Instant verifyStartedAt;
@@ -132,7 +138,10 @@ public final class SessionReportReader {
                     }
                 }
                 case EventJournal.CHANGES -> changes = changes(data);
+                case EventJournal.APPROVAL_REQUESTED -> approvalRequested(text(data, "id"), text(data, "tool"));
                 case EventJournal.APPROVAL_DECIDED -> {
+                    approvalDecided(text(data, "id"), text(data, "verdict"), instant(text(data, "requestedAt")),
+                            instant(text(data, "at")));
                     if (approvals.size() < MAX_APPROVALS) {
                         approvals.add(new ApprovalReport(text(data, "tool"), clean(Texts.truncate(text(data, "arguments"), MAX_MESSAGE)),
                                 text(data, "pattern"), text(data, "requestedAt"), text(data, "verdict"), text(data, "by"), text(data, "at")));
@@ -141,6 +150,45 @@ public final class SessionReportReader {
                 default -> {
                     // stderr and other CLI output are in the journal, not in the report
                 }
+            }
+        }
+
+        /**
+         * The call that waits: the CLI announces a call before its hook asks (the latest running call of that tool);
+         * a request that comes first waits for the next call of its tool.
+         */
+        private void approvalRequested(String id, String tool) {
+            ToolCall waiting = null;
+            for (ToolCall call : keptCalls.keySet()) {
+                if (callSlots.containsKey(call) && call.name().equals(tool) && !approvalOf.containsKey(call)) {
+                    waiting = call; // in the order they started: the latest running one wins
+                }
+            }
+            if (waiting == null) {
+                unplacedApprovals.put(id, tool);
+                return;
+            }
+            approvalOf.put(waiting, new String[] {id, ToolCallReport.AWAITING_APPROVAL, "-1"});
+            refresh(waiting);
+        }
+
+        private void approvalDecided(String id, String verdict, Instant requestedAt, Instant at) {
+            unplacedApprovals.remove(id);
+            for (java.util.Map.Entry<ToolCall, String[]> e : approvalOf.entrySet()) {
+                if (e.getValue()[0].equals(id)) {
+                    long waited = requestedAt == null || at == null ? -1 : Math.max(0, Duration.between(requestedAt, at).toMillis());
+                    e.setValue(new String[] {id, verdict, String.valueOf(waited)});
+                    refresh(e.getKey());
+                    return;
+                }
+            }
+        }
+
+        /** The call's entry in its turn again, with what is known of its approval. */
+        private void refresh(ToolCall call) {
+            int[] slot = keptCalls.get(call);
+            if (slot != null) {
+                byNumber(slot[0]).calls.set(slot[1], report(call));
             }
         }
 
@@ -182,8 +230,18 @@ public final class SessionReportReader {
                 builder.omittedCalls++;
                 return;
             }
+            callSlots.put(call, new int[] {call.turn(), builder.calls.size()});
+            keptCalls.put(call, new int[] {call.turn(), builder.calls.size()});
+            java.util.Iterator<java.util.Map.Entry<String, String>> unplaced = unplacedApprovals.entrySet().iterator();
+            while (unplaced.hasNext()) {
+                java.util.Map.Entry<String, String> request = unplaced.next();
+                if (request.getValue().equals(call.name())) {
+                    approvalOf.put(call, new String[] {request.getKey(), ToolCallReport.AWAITING_APPROVAL, "-1"});
+                    unplaced.remove();
+                    break;
+                }
+            }
             builder.calls.add(report(call));
-            callSlots.put(call, new int[] {call.turn(), builder.calls.size() - 1});
         }
 
         @Override
@@ -249,10 +307,17 @@ public final class SessionReportReader {
             return index >= 0 && index < turns.size() ? turns.get(index) : null;
         }
 
-        private static ToolCallReport report(ToolCall call) {
+        private ToolCallReport report(ToolCall call) {
             Duration d = call.duration();
+            String[] approval = approvalOf.get(call);
+            String verdict = approval == null ? null : approval[1];
+            if (verdict != null && verdict.equals(ToolCallReport.AWAITING_APPROVAL) && call.status() != null
+                    && call.status() != ToolStatus.RUNNING) {
+                verdict = null; // ended before anyone decided (the session's end): its status says how
+            }
             return new ToolCallReport(clean(call.name()), clean(call.argumentSummary()), call.status(),
-                    call.startedAt(), d == null ? -1 : d.toMillis(), clean(call.error()), clean(call.outputExcerpt()));
+                    call.startedAt(), d == null ? -1 : d.toMillis(), clean(call.error()), clean(call.outputExcerpt()),
+                    verdict, approval == null ? -1 : Long.parseLong(approval[2]));
         }
 
         SessionReport report(SessionState state) {

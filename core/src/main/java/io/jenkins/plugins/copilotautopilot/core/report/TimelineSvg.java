@@ -25,6 +25,8 @@ public final class TimelineSvg {
     static final String FAILED = "#c62828";
     static final String DENIED = "#ef6c00";
     static final String RUNNING = "#757575";
+    /** The part of a call spent waiting for a person's approval. */
+    static final String WAITING = "#f9a825";
     static final String NUDGE = "#6a1b9a";
     static final String TOKENS = "#78909c";
     private static final String[] TURN_FILLS = {"#90caf9", "#64b5f6"};
@@ -92,6 +94,7 @@ public final class TimelineSvg {
         }
 
         double[] laneEnds = new double[TOOL_LANES];
+        boolean waited = false;
         for (int i = 0; i < turns.size(); i++) {
             TurnReport turn = turns.get(i);
             List<ToolCallReport> calls = turn.toolCalls();
@@ -106,7 +109,13 @@ public final class TimelineSvg {
                 laneEnds[lane] = Math.max(laneEnds[lane], x1);
                 double y = toolsTop + lane * (laneHeight + 2);
                 svg.append("<g class=\"tool\"><title>").append(escape(callTitle(turn, call))).append("</title>")
-                        .append(rect(x0, y, x1 - x0, laneHeight, statusColor(call.status()), null)).append("</g>");
+                        .append(rect(x0, y, x1 - x0, laneHeight, statusColor(call.status()), null));
+                double waitEnd = waitEnd(call, x0, x1);
+                if (waitEnd > x0) {
+                    svg.append(rect(x0, y, waitEnd - x0, laneHeight, WAITING, null)); // the part spent waiting for a person
+                    waited = true;
+                }
+                svg.append("</g>");
             }
         }
 
@@ -120,11 +129,16 @@ public final class TimelineSvg {
         }
 
         int lx = LEFT;
-        for (String[] item : mostTokens > 0
-                ? new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / interrupted / error"}, {DENIED, "tool denied"},
-                    {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}, {TOKENS, "tokens per turn"}}
-                : new String[][] {{OK, "tool ok"}, {FAILED, "tool failed / interrupted / error"}, {DENIED, "tool denied"},
-                    {RUNNING, "tool still running"}, {NUDGE, "autopilot continuation"}}) {
+        List<String[]> legend = new java.util.ArrayList<>(List.of(new String[][] {{OK, "tool ok"},
+            {FAILED, "tool failed / interrupted / error"}, {DENIED, "tool denied"}, {RUNNING, "tool still running"}}));
+        if (waited) {
+            legend.add(new String[] {WAITING, "waiting for approval"});
+        }
+        legend.add(new String[] {NUDGE, "autopilot continuation"});
+        if (mostTokens > 0) {
+            legend.add(new String[] {TOKENS, "tokens per turn"});
+        }
+        for (String[] item : legend) {
             svg.append(rect(lx, legendTop, 10, 10, item[0], null));
             svg.append(text(lx + 14, legendTop + 9, item[1], "fill=\"#424242\""));
             lx += 30 + item[1].length() * 6;
@@ -163,10 +177,30 @@ public final class TimelineSvg {
         return out.toString();
     }
 
+    /** Where a call's wait for approval ends in its bar: all of it while it waits, its part of the call once decided. */
+    private static double waitEnd(ToolCallReport call, double x0, double x1) {
+        if (call.awaitingApproval()) {
+            return x1;
+        }
+        if (call.approvalWaitMillis() < 0) {
+            return x0;
+        }
+        if (call.durationMillis() <= 0) {
+            return x1;
+        }
+        return x0 + (x1 - x0) * Math.min(1.0, (double) call.approvalWaitMillis() / call.durationMillis());
+    }
+
     private static String callTitle(TurnReport turn, ToolCallReport call) {
         StringBuilder out = new StringBuilder(call.name());
         if (!call.arguments().isEmpty()) {
             out.append(": ").append(Texts.truncate(call.arguments(), 200));
+        }
+        if (call.awaitingApproval()) {
+            out.append("\nwaiting for approval");
+        } else if (call.approval() != null) {
+            out.append("\nwaited ").append(call.approvalWaitMillis() < 0 ? "" : Durations.describe(Duration.ofMillis(call.approvalWaitMillis())) + " ")
+                    .append("for approval: ").append(call.approval().toLowerCase(Locale.ROOT).replace('_', ' '));
         }
         out.append("\n").append(call.status().name().toLowerCase(Locale.ROOT));
         if (call.durationMillis() >= 0) {

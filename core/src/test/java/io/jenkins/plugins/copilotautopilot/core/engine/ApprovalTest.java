@@ -48,9 +48,30 @@ class ApprovalTest {
         List<PendingApproval> asked = new CopyOnWriteArrayList<>();
         E2eRun run = decidingWith(E2eRun.with(Scripts.bashThenComplete(TOUCH, "Touched it."))
                 .options(o -> o.add(APPROVE_TOOLS, "shell(touch)")), asked,
-                (gate, call) -> gate.decide(call.id(), true, "alice", System.currentTimeMillis())).run();
+                (gate, call) -> {
+                    try {
+                        Thread.sleep(300); // a person takes a while: the wait has a length of its own in the report
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    gate.decide(call.id(), true, "alice", System.currentTimeMillis());
+                }).run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
+        // the session page and the timeline: the call waited, then ran; while it waited it was waiting, not running
+        var bash = io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader.read(run.journal).turns().stream()
+                .flatMap(t -> t.toolCalls().stream()).filter(c -> c.name().equals("bash")).findFirst().orElseThrow();
+        assertThat(bash.approval()).isEqualTo("APPROVED");
+        assertThat(bash.approvalWaitMillis()).isBetween(300L, bash.durationMillis());
+        String journal = run.journalText();
+        int asking = journal.indexOf("\n", journal.indexOf("\"" + EventJournal.APPROVAL_REQUESTED + "\""));
+        var whileWaiting = io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader.read(
+                new java.io.StringReader(journal.substring(0, asking + 1)));
+        assertThat(whileWaiting.turns().stream().flatMap(t -> t.toolCalls().stream()).filter(c -> c.name().equals("bash")))
+                .singleElement().satisfies(c -> assertThat(c.awaitingApproval()).isTrue());
+        assertThat(io.jenkins.plugins.copilotautopilot.core.report.TimelineSvg.render(
+                io.jenkins.plugins.copilotautopilot.core.report.SessionReportReader.read(run.journal)))
+                .contains("waiting for approval").contains("for approval: approved");
         assertThat(asked).singleElement().satisfies(call -> {
             assertThat(call.tool()).isEqualTo("bash");
             assertThat(call.arguments()).isEqualTo(TOUCH);
