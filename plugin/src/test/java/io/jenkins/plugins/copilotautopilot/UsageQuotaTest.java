@@ -137,8 +137,9 @@ class UsageQuotaTest {
         assertThat(csv, containsString(",a/j,fake-model,"));
         assertThat(csv, containsString(",b/secret-job,fake-model,"));
         assertThat(csv, containsString(",1,COMPLETED=1\n"));
-        Page trend = admin.goTo("manage/copilot-usage/trend", "image/svg+xml");
-        assertThat(trend.getWebResponse().getContentAsString(), containsString("Copilot usage per day"));
+        Page trend = admin.goTo("manage/copilot-usage/trend", "application/json");
+        assertThat(trend.getWebResponse().getContentAsString(), containsString("\"days\":[\""));
+        assertThat(trend.getWebResponse().getContentAsString(), containsString("\"" + java.time.LocalDate.now() + "\""));
         assertThat(admin.goTo("manage/copilot-usage/").getWebResponse().getContentAsString(), containsString("a/hidden"));
 
         // the index gone (deleted by hand, say): rebuilt once from the builds' records, with the same rows

@@ -47,8 +47,18 @@ final class ChecksPublication {
                         .withSummary(Messages.ChecksPublication_RunningSummary(run.getFullDisplayName()))
                         .build())
                 .build();
-        ChecksPublisherFactory.fromRun(run, listener).publish(details);
+        // what the publisher says goes to the log, except checks-api's "no publisher", which the end's publication says once
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        ChecksPublisherFactory.fromRun(run, new hudson.util.StreamTaskListener(said, java.nio.charset.StandardCharsets.UTF_8))
+                .publish(details);
+        String text = said.toString(java.nio.charset.StandardCharsets.UTF_8);
+        if (!text.isBlank() && !text.strip().equals(NO_PUBLISHER)) {
+            listener.getLogger().print(text);
+        }
     }
+
+    /** What checks-api prints for each publication when no publisher (GitHub, GitLab, ...) is installed. */
+    static final String NO_PUBLISHER = "[Checks API] No suitable checks publisher found.";
 
     static void ended(Run<?, ?> run, SessionPlan plan, long startedAtMillis, SessionResult result, TaskListener listener) {
         ChecksDetails details = base(run, plan)

@@ -213,6 +213,20 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return Messages.CopilotAutopilotRunAction_BadgeMany(all.size(), getWorstOutcome());
     }
 
+    /**
+     * What the sessions came to, after their outcome on the job page: the one session's summary (or blocker, or reason),
+     * else how many sessions there were.
+     */
+    public String getOutcomeText() {
+        List<SessionRecord> all = getSessions();
+        if (all.size() == 1) {
+            SessionRecord s = all.get(0);
+            String summary = s.getBlocker() != null ? s.getBlocker() : s.getSummary() == null ? s.getReason() : s.getSummary();
+            return Texts.truncate(Texts.oneLine(summary), TOOLTIP_SUMMARY);
+        }
+        return Messages.CopilotAutopilotRunAction_Sessions(all.size());
+    }
+
     /** The badge's symbol, by the worst outcome. */
     public String getBadgeIcon() {
         if (hasLiveSessions()) {
@@ -498,7 +512,8 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
                 return file.isFile() ? file : null;
             }
         }
-        return null;
+        LiveSessions.LiveSession live = LiveSessions.find(run, invocationId); // a running session's, as far as it goes
+        return live != null && live.journal().isFile() ? live.journal() : null;
     }
 
     /** Served files are data: no script may run from them, even opened directly. */

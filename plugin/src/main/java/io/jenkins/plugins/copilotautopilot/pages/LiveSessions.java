@@ -62,6 +62,16 @@ public final class LiveSessions {
             return !plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE);
         }
 
+        /** The step's {@code label}, or null. */
+        public String getLabel() {
+            return plan.get(SessionSettings.LABEL);
+        }
+
+        /** Its journal, as it is being written. */
+        File journal() {
+            return journal;
+        }
+
         public long getStartedAtMillis() {
             return startedAtMillis;
         }

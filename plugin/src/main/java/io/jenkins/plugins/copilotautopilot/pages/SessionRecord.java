@@ -74,6 +74,8 @@ public final class SessionRecord implements Serializable {
     static final int MAX_FINDINGS = 1_000;
     /** The calls that waited for a person and what became of them (from the journal, as the session was recorded). */
     private ArrayList<ApprovalRecord> approvals;
+    /** The step's {@code label}, or null (records kept before it was recorded have none). */
+    private String label;
 
     public SessionRecord(String invocationId, String journalFile, SessionResult r) {
         this(invocationId, journalFile, r, false);
@@ -171,11 +173,23 @@ public final class SessionRecord implements Serializable {
         this.outputRounds = r.outputRounds;
         this.findings = findings;
         this.approvals = r.approvals == null ? null : new ArrayList<>(r.approvals.stream().map(ApprovalRecord::withoutArguments).toList());
+        this.label = r.label;
     }
 
     /** Takes the calls that waited for a person from the session's report (before the record is saved). */
     public void approvals(List<io.jenkins.plugins.copilotautopilot.core.report.ApprovalReport> reports) {
         this.approvals = reports.isEmpty() ? null : new ArrayList<>(reports.stream().map(ApprovalRecord::new).toList());
+    }
+
+    /** Takes the step's label from the session's report (before the record is saved). */
+    public void label(String value) {
+        this.label = value == null || value.isBlank() ? null : value;
+    }
+
+    /** The step's {@code label}, as Pipeline views show the step, or null. */
+    @Exported
+    public String getLabel() {
+        return label;
     }
 
     /** The calls that waited for a person ({@code approveTools}), or empty. */

@@ -31,6 +31,7 @@ public final class SessionRecording {
         SessionRecord record = new SessionRecord(invocationId, journalName, result, agentTextPrivate);
         if (report != null) {
             record.approvals(report.approvals());
+            record.label(report.label());
         }
         try {
             CopilotAutopilotRunAction.record(run, record);

@@ -1,8 +1,11 @@
 package io.jenkins.plugins.copilotautopilot.usage;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Job;
 import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
-import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageExport;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
 import io.jenkins.plugins.copilotautopilot.core.report.TrendSvg;
@@ -11,6 +14,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,18 +25,26 @@ import org.kohsuke.stapler.StaplerResponse2;
 
 /**
  * What the usage pages show of the index, for the whole controller or one folder or job: the spend per day, job and
- * model with the sessions and their outcomes, a trend chart, the quotas in effect, and the same rows as CSV or JSON
- * ({@code export?format=csv|json&days=N}). Rows are of jobs the user may read only, except on the administrators' page,
- * which also shows jobs deleted since.
+ * model with the sessions and their outcomes (newest day first, then the most tokens), their totals, a trend chart
+ * drawn from {@code trend} (JSON: a value per day of the last 30, days without sessions included), the quotas in
+ * effect, and the same rows as CSV or JSON ({@code export?format=csv|json&days=N}). Rows are of jobs the user may read
+ * only, except on the administrators' page, which also shows jobs deleted since (as text, without a link).
  */
 public final class UsageView {
     /** The usage pages' icon, in the sidebar and under Manage Jenkins. */
     static final String ICON = "symbol-stats-chart-outline plugin-ionicons-api";
     static final int DEFAULT_DAYS = 30;
     static final int MAX_DAYS = 400;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The page's order: newest day first, then the most tokens, then by job and model. */
+    static final Comparator<UsageLedger.DayUsage> PAGE_ORDER = Comparator.comparing(UsageLedger.DayUsage::day).reversed()
+            .thenComparing(Comparator.comparingLong(UsageLedger.DayUsage::tokens).reversed())
+            .thenComparing(UsageLedger.DayUsage::job).thenComparing(UsageLedger.DayUsage::model);
 
     private final String scope;
     private final boolean everything;
+    /** The page's rows, read once per page (a view is made for each request). */
+    private List<Row> page;
 
     /**
      * @param scope      a folder's or job's full name, or null for the controller
@@ -42,8 +55,35 @@ public final class UsageView {
         this.everything = everything;
     }
 
-    /** A day's totals over the rows shown. */
-    public record Day(LocalDate day, long tokens, double premiumRequests, int sessions, String worstOutcome) {
+    /**
+     * A row of the page: a day's spend of one job with one model.
+     *
+     * @param url the job's URL relative to Jenkins' root ({@code job/a/job/b/}), or null for a job deleted since
+     */
+    public record Row(LocalDate day, String job, @CheckForNull String url, String model, long tokens, double premiumRequests,
+                      int sessions, Map<String, Integer> outcomes) {
+        public String tokensText() {
+            return UsageView.tokensText(tokens);
+        }
+
+        public String premiumRequestsText() {
+            return UsageView.premiumRequestsText(premiumRequests);
+        }
+
+        public String outcomesText() {
+            return UsageView.outcomesText(outcomes);
+        }
+    }
+
+    /** The totals of the rows shown. */
+    public record Totals(int rows, long tokens, double premiumRequests, int sessions) {
+        public String tokensText() {
+            return UsageView.tokensText(tokens);
+        }
+
+        public String premiumRequestsText() {
+            return UsageView.premiumRequestsText(premiumRequests);
+        }
     }
 
     /** A quota that counts for the scope, and what it counts now. */
@@ -59,40 +99,54 @@ public final class UsageView {
             return rows;
         }
         // each job asked once, and outside the index's lock (an authorization strategy may be slow)
-        Map<String, Boolean> readable = new java.util.HashMap<>();
-        return rows.stream().filter(r -> readable.computeIfAbsent(r.job(), UsageView::readable)).toList();
+        Map<String, Boolean> readable = new HashMap<>();
+        return rows.stream().filter(r -> readable.computeIfAbsent(r.job(), j -> jobUrl(j) != null)).toList();
     }
 
-    private static boolean readable(String job) {
-        return Jenkins.get().getItemByFullName(job, Job.class) != null; // null for items the user may not read
+    /** The job's URL relative to the root, or null when it is gone or this user may not read it. */
+    @CheckForNull
+    private static String jobUrl(String job) {
+        Job<?, ?> j = Jenkins.get().getItemByFullName(job, Job.class); // null for items the user may not read
+        return j == null ? null : j.getUrl();
     }
 
-    public List<UsageLedger.DayUsage> getRows() throws IOException {
-        List<UsageLedger.DayUsage> rows = new ArrayList<>(rows(DEFAULT_DAYS));
-        java.util.Collections.reverse(rows); // newest first on the page
-        return rows;
-    }
-
-    public List<Day> getDays() throws IOException {
-        return days(rows(DEFAULT_DAYS));
-    }
-
-    static List<Day> days(List<UsageLedger.DayUsage> rows) {
-        Map<LocalDate, long[]> tokens = new TreeMap<>();
-        Map<LocalDate, double[]> premium = new TreeMap<>();
-        Map<LocalDate, int[]> sessions = new TreeMap<>();
-        Map<LocalDate, String> worst = new TreeMap<>();
-        for (UsageLedger.DayUsage r : rows) {
-            tokens.computeIfAbsent(r.day(), d -> new long[1])[0] += r.tokens();
-            premium.computeIfAbsent(r.day(), d -> new double[1])[0] += r.premiumRequests();
-            sessions.computeIfAbsent(r.day(), d -> new int[1])[0] += r.sessions();
-            for (String outcome : r.outcomes().keySet()) {
-                worst.merge(r.day(), outcome, (a, b) -> Outcomes.worst(List.of(a, b)));
+    /** The rows of the last 30 days: newest day first, then the most tokens; each with its job's link. */
+    public List<Row> getRows() throws IOException {
+        if (page == null) {
+            List<UsageLedger.DayUsage> rows = new ArrayList<>(rows(DEFAULT_DAYS));
+            rows.sort(PAGE_ORDER);
+            Map<String, String> urls = new HashMap<>();
+            List<Row> out = new ArrayList<>(rows.size());
+            for (UsageLedger.DayUsage r : rows) {
+                String url = urls.computeIfAbsent(r.job(), j -> {
+                    String u = jobUrl(j);
+                    return u == null ? "" : u;
+                });
+                out.add(new Row(r.day(), r.job(), url.isEmpty() ? null : url, r.model(), r.tokens(), r.premiumRequests(), r.sessions(),
+                        r.outcomes()));
             }
+            page = List.copyOf(out);
         }
-        List<Day> out = new ArrayList<>();
-        tokens.forEach((day, t) -> out.add(new Day(day, t[0], premium.get(day)[0], sessions.get(day)[0], worst.get(day))));
-        return out;
+        return page;
+    }
+
+    /** The totals of {@link #getRows()}. */
+    public Totals getTotals() throws IOException {
+        long tokens = 0;
+        double premium = 0;
+        int sessions = 0;
+        List<Row> rows = getRows();
+        for (Row r : rows) {
+            tokens += r.tokens();
+            premium += r.premiumRequests();
+            sessions += r.sessions();
+        }
+        return new Totals(rows.size(), tokens, premium, sessions);
+    }
+
+    /** Whether any session shown recorded premium requests (with one's own model provider none does). */
+    public boolean isPremiumRequestsRecorded() throws IOException {
+        return getRows().stream().anyMatch(r -> r.premiumRequests() > 0);
     }
 
     /** Tokens as the log writes them: with thousands separators. */
@@ -130,28 +184,64 @@ public final class UsageView {
         return states;
     }
 
-    /** {@code trend}: tokens, premium requests and sessions per day over the last 30 days (SVG). */
+    /** Whether this user may change the controller's quotas (the System page). */
+    public boolean isAdministrator() {
+        return Jenkins.get().hasPermission(Jenkins.ADMINISTER);
+    }
+
+    /**
+     * {@code trend?days=N} (30 by default, at most 400): what the chart draws, as JSON: {@code days} (every day of the
+     * period, oldest first, {@code yyyy-MM-dd}, days without sessions included), and per day {@code tokens},
+     * {@code premiumRequests}, {@code sessions} and {@code outcomes} (outcome: sessions); {@code premiumRequestsRecorded}
+     * is false when every day's premium requests are 0.
+     */
     public void doTrend(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
-        List<Day> days = getDays();
-        String svg = TrendSvg.render("Copilot usage per day in the last " + DEFAULT_DAYS + " days",
-                days.stream().map(d -> d.day().toString()).toList(), days.stream().map(Day::worstOutcome).toList(), List.of(
-                        new TrendSvg.Series("Tokens", days.stream().mapToDouble(Day::tokens).toArray(), TrendSvg::thousands),
-                        new TrendSvg.Series("Premium requests", days.stream().mapToDouble(Day::premiumRequests).toArray(), v -> Texts.number(v)),
-                        new TrendSvg.Series("Sessions", days.stream().mapToDouble(Day::sessions).toArray(), v -> Texts.number(v))));
-        send(rsp, "image/svg+xml;charset=UTF-8", svg);
+        Integer days = days(req, rsp);
+        if (days == null) {
+            return;
+        }
+        LocalDate today = LocalDate.now(Usage.get().ledger().zone());
+        send(rsp, "application/json;charset=UTF-8", trend(rows(days), today.minusDays(days - 1L), today));
+    }
+
+    /** The chart's data: a value per day from {@code from} to {@code to}, both included. */
+    static String trend(List<UsageLedger.DayUsage> rows, LocalDate from, LocalDate to) {
+        Map<LocalDate, long[]> tokens = new TreeMap<>();
+        Map<LocalDate, double[]> premium = new TreeMap<>();
+        Map<LocalDate, int[]> sessions = new TreeMap<>();
+        Map<LocalDate, Map<String, Integer>> outcomes = new TreeMap<>();
+        for (UsageLedger.DayUsage r : rows) {
+            tokens.computeIfAbsent(r.day(), d -> new long[1])[0] += r.tokens();
+            premium.computeIfAbsent(r.day(), d -> new double[1])[0] += r.premiumRequests();
+            sessions.computeIfAbsent(r.day(), d -> new int[1])[0] += r.sessions();
+            r.outcomes().forEach((o, n) -> outcomes.computeIfAbsent(r.day(), d -> new TreeMap<>()).merge(o, n, Integer::sum));
+        }
+        ObjectNode json = JSON.createObjectNode();
+        ArrayNode dayList = json.putArray("days");
+        ArrayNode tokenList = json.putArray("tokens");
+        ArrayNode premiumList = json.putArray("premiumRequests");
+        ArrayNode sessionList = json.putArray("sessions");
+        ArrayNode outcomeList = json.putArray("outcomes");
+        boolean anyPremium = false;
+        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+            dayList.add(d.toString());
+            tokenList.add(tokens.getOrDefault(d, new long[1])[0]);
+            double p = premium.getOrDefault(d, new double[1])[0];
+            anyPremium |= p > 0;
+            premiumList.add(p);
+            sessionList.add(sessions.getOrDefault(d, new int[1])[0]);
+            ObjectNode o = outcomeList.addObject();
+            outcomes.getOrDefault(d, Map.of()).forEach(o::put);
+        }
+        json.put("premiumRequestsRecorded", anyPremium);
+        return json.toString();
     }
 
     /** {@code export?format=csv|json&days=N} (30 by default, at most 400): the rows, oldest first. */
     public void doExport(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
-        int days = DEFAULT_DAYS;
-        String given = req.getParameter("days");
-        if (given != null) {
-            try {
-                days = Math.max(1, Math.min(MAX_DAYS, Integer.parseInt(given.trim())));
-            } catch (NumberFormatException e) {
-                rsp.sendError(400, "days must be a whole number of days, not " + given);
-                return;
-            }
+        Integer days = days(req, rsp);
+        if (days == null) {
+            return;
         }
         List<UsageLedger.DayUsage> rows = rows(days);
         if ("csv".equals(req.getParameter("format"))) {
@@ -159,6 +249,21 @@ public final class UsageView {
             send(rsp, "text/csv;charset=UTF-8", UsageExport.csv(rows));
         } else {
             send(rsp, "application/json;charset=UTF-8", UsageExport.json(rows));
+        }
+    }
+
+    /** The request's {@code days} (30 by default, at most 400), or null when it is no number (400 sent). */
+    @CheckForNull
+    private static Integer days(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+        String given = req.getParameter("days");
+        if (given == null) {
+            return DEFAULT_DAYS;
+        }
+        try {
+            return Math.max(1, Math.min(MAX_DAYS, Integer.parseInt(given.trim())));
+        } catch (NumberFormatException e) {
+            rsp.sendError(400, "days must be a whole number of days, not " + given);
+            return null;
         }
     }
 

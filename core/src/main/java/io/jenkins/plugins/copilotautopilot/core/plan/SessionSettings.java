@@ -135,6 +135,8 @@ public final class SessionSettings {
             .title("Keep the Copilot CLI's OpenTelemetry spans with the session, under the build's trace").option("--otel"));
     public static final Setting<Boolean> SKIP_PUBLISHING_CHECKS = add(define("skipPublishingChecks", Kind.flag()).fallback(false)
             .advanced().title("Publish the session as a check"));
+    public static final Setting<String> LABEL = add(define("label", Kind.text()).merge(Merge.STEP_ONLY).advanced()
+            .title("Label shown in Pipeline views and on the session's pages"));
     public static final Setting<String> CHECKS_NAME = add(define("checksName", Kind.text()).fallback(DEFAULT_CHECKS_NAME).advanced()
             .title("Name of the check"));
     public static final Setting<String> COPILOT_PATH = add(define("copilotPath", Kind.text()).merge(Merge.STEP_ONLY).advanced()

@@ -26,10 +26,19 @@ import java.util.List;
  */
 public record SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                             String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
-                            int omittedTurns, Totals totals, WorkTreeChanges changes, List<ApprovalReport> approvals)
+                            int omittedTurns, Totals totals, WorkTreeChanges changes, List<ApprovalReport> approvals,
+                            String label)
         implements java.io.Serializable {
     public SessionReport {
         approvals = approvals == null ? List.of() : approvals; // a report kept before approvals were recorded
+    }
+
+    /** A report of a session without a label. */
+    public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
+                         String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
+                         int omittedTurns, Totals totals, WorkTreeChanges changes, List<ApprovalReport> approvals) {
+        this(prompt, model, cliVersion, startedAt, endedAt, outcome, reason, summary, durationMillis, turns, omittedTurns,
+                totals, changes, approvals, null);
     }
 
     public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
@@ -55,10 +64,10 @@ public record SessionReport(String prompt, String model, String cliVersion, Inst
     public SessionReport withoutAgentText() {
         List<TurnReport> course = turns.stream().map(t -> new TurnReport(t.number(), t.afterNudge(), t.startedAt(),
                 t.durationMillis(), List.of(), t.toolCalls().stream().map(c -> new ToolCallReport(c.name(), "", c.status(),
-                c.startedAt(), c.durationMillis(), null, null)).toList(), t.omittedToolCalls(), List.of(), t.inputTokens(),
-                t.outputTokens())).toList();
+                c.startedAt(), c.durationMillis(), null, null, c.approval(), c.approvalWaitMillis())).toList(), t.omittedToolCalls(),
+                List.of(), t.inputTokens(), t.outputTokens())).toList();
         return new SessionReport(null, model, cliVersion, startedAt, endedAt, outcome, reason, null, durationMillis, course,
-                omittedTurns, totals, changes, approvals.stream().map(ApprovalReport::withoutArguments).toList());
+                omittedTurns, totals, changes, approvals.stream().map(ApprovalReport::withoutArguments).toList(), label);
     }
 
     /**

@@ -103,6 +103,7 @@ public final class SessionReportReader {
         private String prompt;
         private String model;
         private String cliVersion;
+        private String label;
         private Instant startedAt;
         private Instant endedAt;
         JsonNode finished;
@@ -119,6 +120,7 @@ public final class SessionReportReader {
                     prompt = clean(Texts.truncate(text(data, "prompt"), MAX_PROMPT));
                     model = text(data, "model");
                     cliVersion = text(data, "cliVersion");
+                    label = clean(text(data.path("plan"), "label"));
                     startedAt = instant(event.root().path("timestamp").asText(null));
                 }
                 case EventJournal.RUN_FINISHED -> {
@@ -341,7 +343,7 @@ public final class SessionReportReader {
                     f == null ? null : text(f, "outcome"), f == null ? null : clean(text(f, "reason")),
                     clean(f == null ? state.taskSummary() : text(f, "summary")),
                     f == null || !f.path("durationMillis").canConvertToLong() ? -1 : f.path("durationMillis").asLong(),
-                    List.copyOf(turnReports), omittedTurns, totals, changes, List.copyOf(approvals));
+                    List.copyOf(turnReports), omittedTurns, totals, changes, List.copyOf(approvals), label);
         }
 
         /** The changes as the journal recorded them. */

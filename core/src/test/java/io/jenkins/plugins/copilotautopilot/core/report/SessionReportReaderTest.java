@@ -74,6 +74,20 @@ class SessionReportReaderTest {
     }
 
     @Test
+    void theStepsLabelComesFromThePlanTheJournalBegan() throws IOException {
+        assertThat(reportOf("cli-happy").label()).isNull();
+        ByteArrayOutputStream journal = new ByteArrayOutputStream();
+        AutopilotEngine.builder(new ListLogSink(false)).journalTo(journal).build()
+                .run(Commands.of(io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec.of("Do the task")
+                        .githubToken("github_pat_testtoken123456")
+                        .set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.LABEL, "Fix the build")),
+                        ReplayLauncher.ofCapture("cli-happy"));
+        SessionReport labelled = SessionReportReader.read(new StringReader(journal.toString(StandardCharsets.UTF_8)));
+        assertThat(labelled.label()).isEqualTo("Fix the build");
+        assertThat(labelled.withoutAgentText().label()).isEqualTo("Fix the build");
+    }
+
+    @Test
     void aCallTheRunEndedIsInterruptedNotRunning() throws IOException {
         String journal = withoutLines(journalOf("cli-happy"), "\"call_fake_1\"", "tool.execution_complete");
 
