@@ -249,6 +249,16 @@ class RunnerArgumentsTest {
     }
 
     @Test
+    void aSchemaThatRefersToAnotherDocumentIsRefusedBeforeTheCliStarts() throws Exception {
+        Path schema = dir.resolve("schema.json");
+        Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"file:///etc/passwd\"}}}");
+        assertThatThrownBy(() -> options("-p", "x", "--output-schema", schema.toString()))
+                .hasMessage("--output-schema " + schema + " refers to another document ('file:///etc/passwd' at"
+                        + " /properties/a/$ref): nothing is fetched, so a $ref may only point inside the schema; put what it"
+                        + " refers to under $defs and refer to it as '#/$defs/NAME'.");
+    }
+
+    @Test
     void anEmptyValueIsRefusedNotTakenAsNotGiven() {
         // `--verify="$CHECK"` with CHECK unset: a session without its check would end COMPLETED
         for (String option : new String[] {"--verify", "--model", "--deny-tool", "--allow-tool", "--approve-tool", "--deny-url",
