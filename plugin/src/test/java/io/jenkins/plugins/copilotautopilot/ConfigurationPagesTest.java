@@ -227,4 +227,18 @@ class ConfigurationPagesTest {
         // nothing but the prompt: no resultWhenIncomplete: 'FAILURE' over the administrator's UNSTABLE
         new SnippetizerTester(j).assertGenerateSnippet(json, "copilotAutopilot 'x'", j.getURL() + job.getUrl() + "pipeline-syntax/");
     }
+
+    @Test
+    void theTaskBoxIsNotRedOnAFreshFormAndAPromptFileAloneGeneratesNoPrompt() throws Exception {
+        WorkflowJob job = TestPipelines.create(j, "echo 'x'");
+        CopilotAutopilotStep.DescriptorImpl descriptor = j.jenkins.getDescriptorByType(CopilotAutopilotStep.DescriptorImpl.class);
+        assertEquals(hudson.util.FormValidation.Kind.OK, descriptor.doCheckPrompt("", "").kind, "a fresh form");
+        assertEquals(hudson.util.FormValidation.Kind.OK, descriptor.doCheckPrompt("", ".ci/task.md").kind, "the task in a file");
+        assertEquals(hudson.util.FormValidation.Kind.OK, descriptor.doCheckPrompt("Fix it", "").kind);
+        assertEquals(hudson.util.FormValidation.Kind.ERROR, descriptor.doCheckPrompt("Fix it", ".ci/task.md").kind, "both");
+
+        String json = "{\"stapler-class\":\"" + CopilotAutopilotStep.class.getName() + "\",\"prompt\":\"\",\"promptFile\":\".ci/task.md\"}";
+        new SnippetizerTester(j).assertGenerateSnippet(json, "copilotAutopilot promptFile: '.ci/task.md'",
+                j.getURL() + job.getUrl() + "pipeline-syntax/");
+    }
 }

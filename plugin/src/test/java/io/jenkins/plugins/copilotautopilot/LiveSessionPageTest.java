@@ -14,6 +14,7 @@ import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Repl
 import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.htmlunit.html.DomNode;
 import org.htmlunit.html.HtmlPage;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,20 @@ class LiveSessionPageTest {
             assertEquals(200, live.getWebResponse().getStatusCode());
             String text = live.getBody().getTextContent();
             assertThat(text, containsString("RUNNING: running for "));
+            assertThat(text.replace('\u00a0', ' '), containsString("Live one · RUNNING"));
             assertThat(text, containsString("wall clock 1h"));
+            assertThat(live.querySelector("details.copilot-task").getTextContent(), containsString("Wait for the signal."));
+            assertNotNull(live.querySelector("img.copilot-timeline"), "the timeline so far");
+            DomNode journalLink = live.querySelector("a.copilot-journal");
+            assertNotNull(journalLink, "the journal so far");
+            String journalSoFar = wc.goTo(b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/"
+                    + journalLink.getAttributes().getNamedItem("href").getNodeValue(), "application/x-ndjson").getWebResponse()
+                    .getContentAsString();
+            assertThat(journalSoFar, containsString("autopilot.run_started"));
+            String timelineSoFar = wc.goTo(b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/"
+                    + live.querySelector("img.copilot-timeline").getAttributes().getNamedItem("src").getNodeValue(), "image/svg+xml")
+                    .getWebResponse().getContentAsString();
+            assertThat(timelineSoFar, containsString("<svg"));
             assertThat(text, containsString("Waiting for the signal."));
             assertNotNull(live.querySelector("li.copilot-tool-RUNNING"), "the call that runs shows as running");
             assertThat(live.querySelector("li.copilot-tool-RUNNING").getTextContent(), containsString("running"));
@@ -70,6 +84,10 @@ class LiveSessionPageTest {
             HtmlPage ended = wc.getPage(b, CopilotAutopilotRunAction.URL_NAME + "/");
             String after = ended.getBody().getTextContent();
             assertThat(after, containsString("COMPLETED: The agent called task_complete after 2 turns."));
+            assertThat(after.replace('\u00a0', ' '), containsString("Live one · COMPLETED"));
+            assertEquals("Live one", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getLabel());
+            assertThat(wc.getPage(b).querySelector(".copilot-autopilot-summary").getTextContent().replace('\u00a0', ' '),
+                    containsString("Live one · COMPLETED"));
             assertThat(after, not(containsString("RUNNING")));
             assertNull(ended.querySelector("meta[http-equiv=refresh]"), "a finished page stays still");
             assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().size());

@@ -33,6 +33,23 @@ class VerifyStepTest {
     }
 
     @Test
+    void aCheckGivenEmptyIsRefusedBeforeAnythingStarts(JenkinsRule j) throws Exception {
+        // `verify: env.CHECK` with CHECK unset or empty: no session without its check, and the model is never asked
+        try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.completeThenFixWhenTold("touch fixed.txt"))) {
+            for (String given : new String[] {"env.NO_SUCH_CHECK", "''", "'  '"}) {
+                WorkflowRun b = j.buildAndAssertStatus(Result.FAILURE, TestPipelines.create(j, pipeline(model, ", verify: " + given)));
+                j.assertLogContains("copilotAutopilot: verify is empty (is the variable it comes from unset?): give it a value,"
+                        + " or leave verify out for none", b);
+                j.assertLogNotContains("[copilot] Turn 1", b);
+                j.assertLogNotContains("\tat ", b); // one line, no stack trace
+            }
+            WorkflowRun schema = j.buildAndAssertStatus(Result.FAILURE, TestPipelines.create(j, pipeline(model, ", outputSchema: ''")));
+            j.assertLogContains("copilotAutopilot: outputSchema is empty", schema);
+            assertEquals(0, model.requests().size(), "the model was never asked");
+        }
+    }
+
+    @Test
     void aFailedCheckSendsTheAgentBackAndASecondPassingRoundCompletes(JenkinsRule j) throws Exception {
         try (ScriptedModelServer model = ScriptedModelServer.start(ScriptedModelServer.Scripts.completeThenFixWhenTold("touch fixed.txt"))) {
             WorkflowRun b = j.buildAndAssertSuccess(TestPipelines.create(j, pipeline(model, ", verify: '''" + CHECK + "'''")));

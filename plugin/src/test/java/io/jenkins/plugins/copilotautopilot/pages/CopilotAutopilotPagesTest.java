@@ -186,7 +186,8 @@ class CopilotAutopilotPagesTest {
         HtmlPage page = wc.getPage(job);
         assertNotNull(page.querySelector(".copilot-autopilot-trend img[src$='copilot-autopilot-trend/trend']"));
         DomElement last = (DomElement) page.querySelector(".copilot-autopilot-trend .copilot-session");
-        assertThat(last.asNormalizedText(), containsString("Last build with a Copilot session: COMPLETED"));
+        assertThat(last.asNormalizedText(), containsString("Last build with a Copilot session: #2, COMPLETED: "));
+        assertThat(last.asNormalizedText(), not(containsString("Copilot COMPLETED")));
         String svg = wc.goTo(job.getUrl() + "copilot-autopilot-trend/trend", "image/svg+xml").getWebResponse().getContentAsString();
         assertEquals(8, svg.split("<g class=\"bar\">", -1).length - 1); // 2 builds x 4 charts
     }
