@@ -114,6 +114,18 @@ class ApprovalStepTest {
             HtmlPage builderPage = builder.goTo(page);
             assertThat(builderPage.getBody().getTextContent(), containsString(TOUCH));
             assertThat(builderPage.getWebResponse().getContentAsString(), not(containsString("<script>")));
+            // the call in the turn list waits, it does not run (the live report is read again at most every few seconds)
+            waitFor(() -> {
+                try {
+                    return builder.goTo(page).querySelector("li.copilot-tool-AWAITING") != null;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, Duration.ofSeconds(30), b);
+            builderPage = builder.goTo(page);
+            assertThat(builderPage.querySelector("li.copilot-tool-AWAITING").getTextContent(), containsString("waiting for approval"));
+            assertNull(builderPage.querySelector("li.copilot-tool-RUNNING"), "nothing runs while the call waits");
+            assertNotNull(builderPage.querySelector(".copilot-decide button.copilot-deny"), "Deny beside Approve, a button of its own");
             HtmlForm form = builderPage.getFormByName("decide-" + call.id());
             HtmlButton approve = form.getOneHtmlElementByAttribute("button", "value", "approve");
             approve.click();
@@ -131,7 +143,11 @@ class ApprovalStepTest {
                     .getWebResponse().getContentAsString();
             assertThat(api, containsString("\"verdict\":\"APPROVED\""));
             assertThat(api, containsString("\"by\":\"builder\""));
-            assertThat(builder.goTo(page).getBody().getTextContent(), containsString("1 call waited for approval"));
+            HtmlPage ended = builder.goTo(page);
+            assertThat(ended.getBody().getTextContent(), containsString("1 call waited for approval"));
+            assertThat(ended.querySelector("li.copilot-tool-SUCCEEDED").getTextContent(), containsString("approved after "));
+            assertThat(ended.querySelector(".copilot-approvals-table time").getTextContent(),
+                    org.hamcrest.Matchers.matchesPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC"));
             ContainerStopTest.assertNoSessionFolderLeft(j, b);
         }
     }
