@@ -64,6 +64,17 @@ class VerifyStepTest {
             assertEquals(Boolean.TRUE, s.getVerified());
             HtmlPage page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME);
             assertThat(page.asNormalizedText(), containsString("passed in round 2"));
+            // a turn's heading counts the agent's calls; the check's rounds drawn in it are named apart
+            String headings = page.querySelectorAll("details.copilot-turn > summary").stream().map(h -> h.getTextContent())
+                    .reduce("", (a, h) -> a + h + "\n");
+            assertThat(headings, containsString("acceptance check, round 1"));
+            assertThat(headings, containsString("acceptance check, round 2"));
+            int counted = 0;
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) tool calls?").matcher(headings);
+            while (m.find()) {
+                counted += Integer.parseInt(m.group(1));
+            }
+            assertEquals(s.getToolCalls(), counted, headings);
         }
     }
 
