@@ -101,6 +101,13 @@ class OutputSchemaStepTest {
             WorkflowRun alone = j.assertBuildStatus(Result.FAILURE, TestPipelines.create(j, "node {\n  "
                     + step(model, ", issuesFile: 'findings.json'") + "\n}").scheduleBuild2(0));
             j.assertLogContains("issuesFile needs an answer to write: set outputSchema or reviewFindings.", alone);
+
+            // a reference to another document below the top: refused here, not found by the validator after paid calls
+            WorkflowRun nested = j.assertBuildStatus(Result.FAILURE, TestPipelines.create(j, "node {\n  "
+                    + step(model, ", outputSchema: '{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"file:///etc/passwd\"}}}'")
+                    + "\n}").scheduleBuild2(0));
+            j.assertLogContains("outputSchema refers to another document ('file:///etc/passwd' at /properties/a/$ref)", nested);
+            j.assertLogNotContains("[copilot] Turn 1", nested);
             assertEquals(List.of(), model.requests(), "the model was never asked");
         }
     }
