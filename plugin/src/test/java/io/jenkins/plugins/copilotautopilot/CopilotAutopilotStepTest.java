@@ -13,6 +13,7 @@ import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.Label;
@@ -256,6 +257,24 @@ class CopilotAutopilotStepTest {
         WorkflowRun unknown = build(Result.FAILURE,
                 pipeline("node { copilotAutopilot prompt: 'x', credentialsId: 'nope', copilotPath: '" + cli + "' }"));
         j.assertLogContains("credentialsId: no Secret text credential with ID 'nope' that this build may use.", unknown);
+    }
+
+    @Test
+    void aTokenCopilotRefusesFailsBeforeTheCliStartsNamingWhereItCameFrom() throws Exception {
+        Path ran = tmp.resolve("cli-ran");
+        Path cli = tmp.resolve("copilot");
+        java.nio.file.Files.writeString(cli, "#!/bin/sh\ntouch '" + ran + "'\n");
+        cli.toFile().setExecutable(true);
+        TestCredentials.addSecretText(j, "classic", "ghp_classicToken0123456789");
+        WorkflowRun classic = build(Result.FAILURE, pipeline("node { copilotAutopilot prompt: 'x', credentialsId: 'classic', copilotPath: '" + cli + "' }"));
+        j.assertLogContains("copilotAutopilot: The GitHub token in credential 'classic' is a classic personal access token (ghp_...),"
+                + " which Copilot does not accept: use a fine-grained personal access token (github_pat_...) with the"
+                + " \"Copilot Requests\" permission.", classic);
+        WorkflowRun app = build(Result.FAILURE, pipeline("node { withEnv(['GITHUB_TOKEN=ghs_installation0123456789']) {"
+                + " copilotAutopilot prompt: 'x', copilotPath: '" + cli + "' } }"));
+        j.assertLogContains("copilotAutopilot: The GitHub token in $GITHUB_TOKEN is a GitHub App installation token (ghs_...)", app);
+        j.assertLogNotContains("ghs_installation0123456789", app);
+        assertFalse(java.nio.file.Files.exists(ran), "nothing started on the agent");
     }
 
     @Test

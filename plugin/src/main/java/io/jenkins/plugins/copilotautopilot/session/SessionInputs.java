@@ -125,6 +125,11 @@ final class SessionInputs {
         if (task.githubToken() == null && plan.get(SessionSettings.PROVIDER_BASE_URL) == null) {
             throw new AbortException(Messages.SessionInputs_NoCredentials());
         }
+        String tokenProblem = plan.get(SessionSettings.PROVIDER_BASE_URL) != null ? null
+                : io.jenkins.plugins.copilotautopilot.core.command.GithubTokens.problem(task.githubToken(), tokenSource.describe());
+        if (tokenProblem != null) {
+            throw new AbortException("copilotAutopilot: " + tokenProblem);
+        }
         if (!tokenSource.isNone()) {
             listener.getLogger().println(Messages.SessionInputs_TokenSource(tokenSource.describe()));
         }

@@ -159,6 +159,14 @@ public final class RunnerMain {
                     + " (COPILOT_PROVIDER_BASE_URL) and --model (COPILOT_MODEL).");
             return 1;
         }
+        if (parsed.plan().get(SessionSettings.PROVIDER_BASE_URL) == null) {
+            String tokenProblem = io.jenkins.plugins.copilotautopilot.core.command.GithubTokens.problem(parsed.task().githubToken(),
+                    io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens.githubTokenVariable(env));
+            if (tokenProblem != null) {
+                err.println(NAME + ": " + tokenProblem);
+                return 1;
+            }
+        }
         Path workDir = Path.of(parsed.workingDirectory() == null ? "." : parsed.workingDirectory()).toAbsolutePath().normalize();
         String dirProblem = RunnerChecks.workingDirectory(workDir);
         if (dirProblem != null) {

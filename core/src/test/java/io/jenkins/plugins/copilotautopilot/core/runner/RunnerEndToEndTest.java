@@ -250,6 +250,26 @@ class RunnerEndToEndTest {
     }
 
     @Test
+    void aTokenCopilotRefusesIsOneLineBeforeTheCliIsEvenLookedFor() {
+        // a CLI that is not there: the token is judged first, so its line is the one said
+        String noCli = dir.resolve("no-cli").toString();
+        assertThat(run(Map.of("COPILOT_CLI", noCli, "GH_TOKEN", "ghp_classic0123456789"), "-p", "x")).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+                .isEqualTo("copilot-autopilot: The GitHub token in GH_TOKEN is a classic personal access token (ghp_...), which"
+                        + " Copilot does not accept: use a fine-grained personal access token (github_pat_...) with the"
+                        + " \"Copilot Requests\" permission.");
+        err.reset();
+        assertThat(run(Map.of("COPILOT_CLI", noCli, "COPILOT_GITHUB_TOKEN", "ghs_installation0123"), "-p", "x")).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("copilot-autopilot: The GitHub token in COPILOT_GITHUB_TOKEN is a"
+                + " GitHub App installation token (ghs_...), which GitHub refuses for Copilot requests");
+        for (String fine : List.of("github_pat_0123", "gho_0123", "ghu_0123")) {
+            err.reset();
+            assertThat(run(Map.of("COPILOT_CLI", noCli, "GITHUB_TOKEN", fine), "-p", "x")).isEqualTo(1);
+            assertThat(err.toString(StandardCharsets.UTF_8)).as(fine).startsWith("copilot-autopilot: No Copilot CLI at ");
+        }
+    }
+
+    @Test
     void badArgumentsExit64() {
         assertThat(run(Map.of(), "--max-autopilot-continues", "-3", "-p", "x")).isEqualTo(RunnerMain.EXIT_USAGE);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("copilot-autopilot: --max-autopilot-continues must be 0 or more, was -3. (see --help)\n");

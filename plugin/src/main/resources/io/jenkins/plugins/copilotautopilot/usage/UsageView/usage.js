@@ -199,6 +199,7 @@
       lengthMenu: [10, 25, 50, 100, {label: 'All', value: -1}],
       autoWidth: false,
       columnDefs: [
+        {targets: 0, type: 'string'}, // yyyy-MM-dd sorts as text, and stays left like the page's other text
         {targets: [3, 4, 5], type: 'num', className: 'text-end'}
       ],
       footerCallback: function () {
