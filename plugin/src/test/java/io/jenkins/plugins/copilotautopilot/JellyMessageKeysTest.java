@@ -69,6 +69,8 @@ class JellyMessageKeysTest {
         assertNotNull(problem("missing(s.turns)", properties), "no message in the properties file");
         assertNotNull(problem("numbers(s.turns, 0 for none)", properties), "an argument that is not JEXL");
         assertNotNull(problem("numbers(s.turns, s.toolCalls) more", properties), "text after the list");
+        assertNotNull(problem("one('{0", properties), "a literal, here cut at a brace: Stapler would never return");
+        assertNotNull(problem("one(\"x\")", properties), "a literal");
     }
 
     /** Null when Stapler renders the message as meant; else what is wrong. */
@@ -80,6 +82,11 @@ class JellyMessageKeysTest {
         String key = expression.substring(0, paren);
         if (key.isEmpty() || key.chars().anyMatch(Character::isWhitespace)) {
             return "'(' after prose starts an argument list; rephrase without parentheses, or use a key and a properties file";
+        }
+        String arguments = expression.substring(paren);
+        if (arguments.indexOf('\'') >= 0 || arguments.indexOf('"') >= 0 || arguments.indexOf('{') >= 0) {
+            // Stapler's tokenizer loops for ever on a quote it cannot close (a '{0}' here is cut at its '}')
+            return "a string literal or a brace in a message's arguments; pass the value from Java instead";
         }
         InternationalizedStringExpression parsed;
         try {
