@@ -317,9 +317,10 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
             return Messages.CopilotAutopilotRunAction_StatusAwaitingApproval();
         }
         String status = statusWord(call.status());
-        String ended = call.durationMillis() < 0
-                ? status
-                : Messages.CopilotAutopilotRunAction_StatusAfter(status, Durations.describe(Duration.ofMillis(call.durationMillis())));
+        // a call that waited for approval ran for what is left after the wait
+        long ran = call.durationMillis() < 0 || call.approvalWaitMillis() < 0 ? call.durationMillis()
+                : Math.max(0, call.durationMillis() - call.approvalWaitMillis());
+        String ended = ran < 0 ? status : Messages.CopilotAutopilotRunAction_StatusAfter(status, Durations.describe(Duration.ofMillis(ran)));
         if (call.approval() == null) {
             return ended;
         }
@@ -376,9 +377,20 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         return diffs;
     }
 
-    /** When a waiting call is denied unless someone decides (the controller's time, to the second). */
+    /** When a waiting call is denied unless someone decides, as the approvals table writes times. */
     public String approvalDeadline(io.jenkins.plugins.copilotautopilot.core.approval.PendingApproval call) {
-        return java.time.Instant.ofEpochMilli(call.deadlineMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return time(java.time.Instant.ofEpochMilli(call.deadlineMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+    }
+
+    /**
+     * A session's tool calls in words: how many, failed, denied, and, when its stop or end cut any short, how many were
+     * interrupted (counted from its report: neither failed nor denied).
+     */
+    public String callsText(int calls, int failed, int denied, SessionReport report) {
+        long interrupted = report == null ? 0 : report.turns().stream().flatMap(t -> t.toolCalls().stream())
+                .filter(c -> c.status() == ToolStatus.INTERRUPTED).count();
+        return interrupted == 0 ? Messages.CopilotAutopilotRunAction_Calls(calls, failed, denied)
+                : Messages.CopilotAutopilotRunAction_CallsInterrupted(calls, failed, interrupted, denied);
     }
 
     /** Whether the current user may approve or deny the calls that wait in this running session ({@link Approvers}). */
@@ -428,7 +440,8 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
             rsp.sendError(HttpServletResponse.SC_NOT_FOUND);
             return;
         }
-        byte[] svg = TimelineSvg.render(report).getBytes(StandardCharsets.UTF_8);
+        boolean running = LiveSessions.find(run, req.getParameter("id")) != null;
+        byte[] svg = TimelineSvg.render(report, running ? java.time.Instant.now() : null).getBytes(StandardCharsets.UTF_8);
         noActiveContent(rsp);
         rsp.setContentType("image/svg+xml;charset=UTF-8");
         rsp.setContentLength(svg.length);

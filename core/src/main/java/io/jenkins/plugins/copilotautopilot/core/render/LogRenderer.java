@@ -200,7 +200,7 @@ public final class LogRenderer implements SessionListener {
             out.append(", denied ").append(String.join(" ", plan.list(SessionSettings.DENY_TOOLS)));
         }
         if (!plan.list(SessionSettings.APPROVE_TOOLS).isEmpty()) {
-            out.append(", waiting for a person's approval ").append(String.join(" ", plan.list(SessionSettings.APPROVE_TOOLS)));
+            out.append(", waiting for a person's approval: ").append(String.join(" ", plan.list(SessionSettings.APPROVE_TOOLS)));
         }
         return out.toString();
     }

@@ -37,7 +37,15 @@ public final class TimelineSvg {
     }
 
     public static String render(SessionReport report) {
-        Scale scale = Scale.of(report);
+        return render(report, null);
+    }
+
+    /**
+     * A session that still runs, drawn up to {@code now}: its running calls and its open turn reach the right edge,
+     * not the last event's time (null: the session has ended, drawn up to its last event).
+     */
+    public static String render(SessionReport report, Instant now) {
+        Scale scale = Scale.of(report, now);
         int turnsTop = 44;
         int turnsHeight = 26;
         int toolsTop = turnsTop + turnsHeight + 10;
@@ -130,11 +138,11 @@ public final class TimelineSvg {
 
         int lx = LEFT;
         List<String[]> legend = new java.util.ArrayList<>(List.of(new String[][] {{OK, "tool ok"},
-            {FAILED, "tool failed / interrupted / error"}, {DENIED, "tool denied"}, {RUNNING, "tool still running"}}));
+            {FAILED, "failed / interrupted / error"}, {DENIED, "denied"}, {RUNNING, "running"}}));
         if (waited) {
             legend.add(new String[] {WAITING, "waiting for approval"});
         }
-        legend.add(new String[] {NUDGE, "autopilot continuation"});
+        legend.add(new String[] {NUDGE, "continuation"});
         if (mostTokens > 0) {
             legend.add(new String[] {TOKENS, "tokens per turn"});
         }
@@ -170,7 +178,10 @@ public final class TimelineSvg {
         if (turn.durationMillis() >= 0) {
             out.append(" (").append(Durations.describe(Duration.ofMillis(turn.durationMillis()))).append(')');
         }
-        out.append(": ").append(turn.toolCalls().size()).append(turn.toolCalls().size() == 1 ? " tool call" : " tool calls");
+        out.append(": ").append(turn.agentToolCalls()).append(turn.agentToolCalls() == 1 ? " tool call" : " tool calls");
+        for (ToolCallReport round : turn.verifyRounds()) {
+            out.append(", acceptance check ").append(round.arguments());
+        }
         if (!turn.messages().isEmpty()) {
             out.append("\n").append(Texts.truncate(turn.messages().get(0), 300));
         }
@@ -292,14 +303,21 @@ public final class TimelineSvg {
         private final long spanMillis;
         private final int turnCount;
         private final double plotWidth = WIDTH - LEFT - RIGHT;
+        /** The time a running session is drawn up to, or null. */
+        private final Instant now;
 
-        private Scale(Instant origin, long spanMillis, int turnCount) {
+        private Scale(Instant origin, long spanMillis, int turnCount, Instant now) {
             this.origin = origin;
             this.spanMillis = spanMillis;
             this.turnCount = Math.max(turnCount, 1);
+            this.now = now;
         }
 
         static Scale of(SessionReport report) {
+            return of(report, null);
+        }
+
+        static Scale of(SessionReport report, Instant now) {
             Instant first = null;
             Instant last = null;
             for (TurnReport turn : report.turns()) {
@@ -316,10 +334,11 @@ public final class TimelineSvg {
                 }
             }
             if (first == null) {
-                return new Scale(null, 0, report.turns().size());
+                return new Scale(null, 0, report.turns().size(), null);
             }
+            last = max(last, now);
             long span = Math.max(Duration.between(first, last).toMillis(), 1);
-            return new Scale(first, span, report.turns().size());
+            return new Scale(first, span, report.turns().size(), now);
         }
 
         boolean timed() {
@@ -343,6 +362,9 @@ public final class TimelineSvg {
             if (timed() && turn.startedAt() != null && turn.durationMillis() >= 0) {
                 return x(turn.startedAt().plusMillis(turn.durationMillis()));
             }
+            if (timed() && turn.startedAt() != null && now != null && index == turnCount - 1) {
+                return x(now); // the turn still open
+            }
             return slot(index + 1) - 1;
         }
 
@@ -356,6 +378,9 @@ public final class TimelineSvg {
         }
 
         double callEnd(int index, TurnReport turn, int call, ToolCallReport report) {
+            if (timed() && report.startedAt() != null && report.durationMillis() < 0 && now != null) {
+                return x(now); // still running
+            }
             if (timed() && report.startedAt() != null) {
                 return x(report.startedAt().plusMillis(Math.max(report.durationMillis(), 0)));
             }

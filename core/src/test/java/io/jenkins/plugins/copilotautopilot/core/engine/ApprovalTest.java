@@ -79,7 +79,7 @@ class ApprovalTest {
         });
         assertThat(Files.exists(run.workDir.resolve("approved.txt"))).isTrue();
         assertThat(run.result.deniedToolCalls()).isZero();
-        assertThat(run.log.lines()).anyMatch(l -> l.contains("waiting for a person's approval shell(touch)"));
+        assertThat(run.log.lines()).anyMatch(l -> l.contains("waiting for a person's approval: shell(touch)"));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Waiting for approval (approveTools shell(touch)): bash " + TOUCH));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Approved by alice at ") && l.endsWith(": bash " + TOUCH));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot]   < bash ok"));

@@ -117,6 +117,24 @@ class TimelineSvgTest {
     }
 
     @Test
+    void aRunningSessionIsDrawnUpToNowItsRunningCallToTheEdge() throws Exception {
+        Instant t0 = Instant.parse("2026-12-06T08:00:00Z");
+        TurnReport open = new TurnReport(1, false, t0, -1, List.of("hi"), List.of(
+                new ToolCallReport("bash", "sleep 60", ToolStatus.RUNNING, t0.plusMillis(300), -1, null, null)), 0, List.of());
+        SessionReport live = new SessionReport(null, "m", null, t0, null, null, null, null, -1, List.of(open), 0,
+                new SessionReport.Totals(1, 1, 0, 0, 0, null, null, null, 0, 0, 0, 3));
+        Element call = (Element) groups(parse(TimelineSvg.render(live, t0.plusSeconds(12))), "tool").get(0)
+                .getElementsByTagName("rect").item(0);
+        double x = Double.parseDouble(call.getAttribute("x"));
+        double width = Double.parseDouble(call.getAttribute("width"));
+        // 0.3 s of 12 s in: the call starts near the left and runs to the right edge
+        assertThat(x).isLessThan(TimelineSvg.LEFT + 30);
+        assertThat(x + width).isCloseTo(TimelineSvg.WIDTH - TimelineSvg.RIGHT, org.assertj.core.data.Offset.offset(1.0));
+        Element ended = (Element) groups(parse(TimelineSvg.render(live)), "tool").get(0).getElementsByTagName("rect").item(0);
+        assertThat(Double.parseDouble(ended.getAttribute("width"))).as("without now: only what the events show").isLessThan(5);
+    }
+
+    @Test
     void oneTurnWithoutTimestampsStillDraws() throws Exception {
         TurnReport turn = new TurnReport(1, false, null, -1, List.of("hi"), List.of(
                 new ToolCallReport("view", "README.md", ToolStatus.RUNNING, null, -1, null, null)), 0, List.of());
