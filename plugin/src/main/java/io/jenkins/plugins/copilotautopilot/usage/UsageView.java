@@ -9,7 +9,6 @@ import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageExport;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
 import io.jenkins.plugins.copilotautopilot.core.report.TrendSvg;
-import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -70,6 +69,10 @@ public final class UsageView {
             return UsageView.premiumRequestsText(premiumRequests);
         }
 
+        public String sessionsText() {
+            return UsageView.sessionsText(sessions);
+        }
+
         public String outcomesText() {
             return UsageView.outcomesText(outcomes);
         }
@@ -83,6 +86,10 @@ public final class UsageView {
 
         public String premiumRequestsText() {
             return UsageView.premiumRequestsText(premiumRequests);
+        }
+
+        public String sessionsText() {
+            return UsageView.sessionsText(sessions);
         }
     }
 
@@ -154,8 +161,15 @@ public final class UsageView {
         return TrendSvg.thousands(tokens);
     }
 
+    /** Premium requests with thousands separators and their fraction as the CLI counts it ({@code 1,234}, {@code 1.5}). */
     public static String premiumRequestsText(double premiumRequests) {
-        return Texts.number(premiumRequests);
+        java.text.DecimalFormat format = new java.text.DecimalFormat("#,##0.####", java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT));
+        return format.format(premiumRequests);
+    }
+
+    /** Sessions with thousands separators. */
+    public static String sessionsText(long sessions) {
+        return TrendSvg.thousands(sessions);
     }
 
     public static String outcomesText(Map<String, Integer> outcomes) {
@@ -182,6 +196,11 @@ public final class UsageView {
                     spent >= q.limit()));
         }
         return states;
+    }
+
+    /** Whether this is a job's page: every row is of that job (the table has no column naming it). */
+    public boolean isJobPage() {
+        return scope != null && Jenkins.get().getItemByFullName(scope) instanceof Job<?, ?>;
     }
 
     /** Whether this user may change the controller's quotas (the System page). */

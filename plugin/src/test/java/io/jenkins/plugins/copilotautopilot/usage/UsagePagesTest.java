@@ -89,7 +89,7 @@ class UsagePagesTest {
                 today + " team/web 2,000",
                 today + " team/app 1,200",
                 today.minusDays(1) + " team/app 9,000",
-                today.minusDays(3) + " gone 100"));
+                today.minusDays(3) + " gone (deleted since) 100"));
         assertEquals("1 COMPLETED", cell(rows.get(0), 6));
         assertEquals("1 COMPLETED, 1 OVER_BUDGET", cell(rows.get(1), 6));
         assertEquals("2", cell(rows.get(1), 5));
@@ -101,19 +101,20 @@ class UsagePagesTest {
         assertEquals("12,300", footer(page, "copilot-usage-total-tokens"));
         assertEquals("3.5", footer(page, "copilot-usage-total-premium"));
         assertEquals("5", footer(page, "copilot-usage-total-sessions"));
+        assertEquals("{0} rows", ((DomElement) page.querySelector("table.copilot-usage-rows")).getAttribute("data-many-rows"), "what usage.js fills in");
 
         // each job a link to the job; a job deleted since as text
         HtmlAnchor web = (HtmlAnchor) rows.get(0).getCell(1).querySelector("a");
         assertEquals(j.contextPath + "/job/team/job/web/", web.getHrefAttribute());
         assertEquals(j.contextPath + "/job/team/job/app/", ((HtmlAnchor) rows.get(2).getCell(1).querySelector("a")).getHrefAttribute());
         assertThat(rows.get(3).getCell(1).querySelector("a"), nullValue());
-        assertEquals("gone", cell(rows.get(3), 1));
+        assertEquals("gone (deleted since)", cell(rows.get(3), 1));
         assertEquals(200, wc.getPage(web.getHrefAttribute().replace(j.contextPath + "/", j.getURL().toString())).getWebResponse().getStatusCode());
 
         // no quota: what that means and where to set one, in one well-formed paragraph
         DomElement noQuota = page.querySelector("p.copilot-usage-no-quota");
         assertThat(noQuota.asNormalizedText(), containsString("No quota applies here"));
-        assertThat(noQuota.asNormalizedText(), containsString("Administrators set quotas on the System page (Copilot Autopilot quotas)"));
+        assertThat(noQuota.asNormalizedText(), containsString("a single session). Administrators set quotas on the System page (Copilot Autopilot quotas)"));
         assertThat(noQuota.asNormalizedText(), containsString("a folder's configuration can add its own"));
         assertEquals(j.contextPath + "/manage/configure", ((HtmlAnchor) noQuota.querySelector("a")).getHrefAttribute());
         String html = page.getWebResponse().getContentAsString();
@@ -148,12 +149,17 @@ class UsagePagesTest {
         // the folder's page: its jobs only, linked
         HtmlPage folder = wc.goTo("job/team/copilot-usage/");
         assertThat(bodyRows(folder).stream().map(r -> cell(r, 1)).toList(), contains("team/web", "team/app", "team/app"));
-        assertEquals("11,200", footer(folder, "copilot-usage-total-tokens"));
+        assertEquals("12,200", footer(folder, "copilot-usage-total-tokens"));
         assertEquals("3 rows", footer(folder, "copilot-usage-total-rows"));
         // the job's page
+        // the job's page: its rows, without a column naming the job on each
         HtmlPage app = wc.goTo("job/team/job/app/copilot-usage/");
-        assertThat(bodyRows(app).stream().map(r -> cell(r, 0)).toList(), contains(today.toString(), today.minusDays(1).toString()));
+        assertThat(bodyRows(app).stream().map(r -> cell(r, 0) + " " + cell(r, 1) + " " + cell(r, 2)).toList(),
+                contains(today + " gpt-5 1,200", today.minusDays(1) + " gpt-5 9,000"));
+        assertThat(app.querySelectorAll("table.copilot-usage-rows .copilot-usage-col-job"), empty());
         assertEquals("10,200", footer(app, "copilot-usage-total-tokens"));
+        assertEquals("1.5", footer(app, "copilot-usage-total-premium"));
+        assertEquals("3", footer(app, "copilot-usage-total-sessions"));
     }
 
     /** A style attribute the page's layout sets itself is Jenkins' business; the usage page's own content has none. */
@@ -209,6 +215,7 @@ class UsagePagesTest {
             session("job-" + i, "gpt-5", today.minusDays(i % 3), 1_000L + i, 0, "COMPLETED");
         }
         JenkinsRule.WebClient wc = j.createWebClient();
+        wc.getOptions().setThrowExceptionOnScriptError(false); // HtmlUnit's Rhino cannot read bootstrap5-api's ES2015 classes
         HtmlPage page = wc.goTo("manage/copilot-usage/");
         wc.waitForBackgroundJavaScript(10_000);
         List<HtmlTableRow> rows = bodyRows(page);
@@ -218,5 +225,14 @@ class UsagePagesTest {
         // the footer totals all 40 rows, not the page
         assertEquals("40 rows", footer(page, "copilot-usage-total-rows"));
         assertEquals(String.format(java.util.Locale.ROOT, "%,d", 40 * 1_000 + 39 * 40 / 2), footer(page, "copilot-usage-total-tokens"));
+
+        // a search: the rows found, and the footer totals them (job-3 and job-30 to job-39)
+        ((org.htmlunit.html.HtmlInput) page.querySelector(".dt-search input")).type("job-3");
+        wc.waitForBackgroundJavaScript(10_000);
+        assertEquals(11, bodyRows(page).size());
+        assertEquals("Total of the rows found", footer(page, "copilot-usage-total-label"));
+        assertEquals("11 rows", footer(page, "copilot-usage-total-rows"));
+        assertEquals(String.format(java.util.Locale.ROOT, "%,d", 1_003 + 10 * 1_030 + 45), footer(page, "copilot-usage-total-tokens"));
+        assertEquals("11", footer(page, "copilot-usage-total-sessions"));
     }
 }

@@ -17,9 +17,11 @@
   const whole = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0});
   const compact = new Intl.NumberFormat('en-US', {notation: 'compact', maximumFractionDigits: 1});
 
-  /** Premium requests as the page writes them: up to 4 decimals, no separators. */
+  const fraction = new Intl.NumberFormat('en-US', {maximumFractionDigits: 4});
+
+  /** Premium requests as the page writes them: thousands separators, up to 4 decimals. */
   function premiumText(value) {
-    return String(Math.round(value * 10000) / 10000);
+    return fraction.format(value);
   }
 
   /** A yyyy-MM-dd day as a local date (not UTC midnight). */
@@ -53,6 +55,13 @@
       sessions: holder.getAttribute('data-sessions-label')
     };
     const chart = echarts.init(holder);
+    let loaded = null;
+    function resize() {
+      if (loaded) {
+        chart.setOption({xAxis: {axisLabel: {interval: labelInterval(loaded.days.length, holder.clientWidth)}}});
+      }
+      chart.resize();
+    }
     chart.showLoading({text: '', color: themeColor('--text-color-secondary', '#888'), maskColor: 'transparent'});
     fetch(holder.getAttribute('data-url'), {credentials: 'same-origin', headers: {Accept: 'application/json'}})
       .then(function (response) {
@@ -63,7 +72,8 @@
       })
       .then(function (trend) {
         chart.hideLoading();
-        chart.setOption(options(trend, labels), true);
+        chart.setOption(options(trend, labels, holder.clientWidth), true);
+        loaded = trend;
       })
       .catch(function (e) {
         chart.hideLoading();
@@ -71,24 +81,36 @@
         holder.textContent = 'The trend could not be loaded: ' + e.message;
       });
     if (typeof ResizeObserver !== 'undefined') {
-      new ResizeObserver(function () {
-        chart.resize();
-      }).observe(holder);
+      new ResizeObserver(resize).observe(holder);
     } else {
-      window.addEventListener('resize', function () {
-        chart.resize();
-      });
+      window.addEventListener('resize', resize);
     }
   }
 
-  function options(trend, labels) {
+  /** Markers on the days with something to show only: thirty markers on zero say nothing. */
+  function markOnlyNonZero(value) {
+    return value > 0 ? 6 : 0;
+  }
+
+  /**
+   * Labels every {@code step} days counted back from the newest, so that the newest day always has its label; the
+   * step is as small as the chart's width allows (a tick stays on every day).
+   */
+  function labelInterval(count, width) {
+    const step = Math.max(1, Math.ceil(count * 64 / Math.max(width - 120, 64)));
+    return function (index) {
+      return (count - 1 - index) % step === 0;
+    };
+  }
+
+  function options(trend, labels, width) {
     const text = themeColor('--text-color', '#333');
     const secondary = themeColor('--text-color-secondary', '#666');
     const grid = themeColor('--medium-grey', '#ddd');
     const colors = {
       tokens: themeColor('--light-blue', themeColor('--blue', '#4a90d9')),
       premiumRequests: themeColor('--purple', '#8e44ad'),
-      sessions: themeColor('--dark-grey', secondary)
+      sessions: text // the theme's own text colour: dark on light, light on dark
     };
     const withPremium = trend.premiumRequestsRecorded;
     const series = [{
@@ -104,7 +126,7 @@
         name: labels.premiumRequests,
         type: 'line',
         yAxisIndex: 1,
-        symbolSize: 6,
+        symbolSize: markOnlyNonZero,
         itemStyle: {color: colors.premiumRequests},
         lineStyle: {color: colors.premiumRequests, width: 2},
         data: trend.premiumRequests
@@ -114,9 +136,9 @@
       name: labels.sessions,
       type: 'line',
       yAxisIndex: 1,
-      symbolSize: 6,
+      symbolSize: markOnlyNonZero,
       itemStyle: {color: colors.sessions},
-      lineStyle: {color: colors.sessions, width: 2, type: 'dashed'},
+      lineStyle: {color: colors.sessions, width: 2, type: 'dashed', opacity: 0.75},
       data: trend.sessions
     });
     const axisLine = {lineStyle: {color: grid}};
@@ -137,7 +159,7 @@
           if (withPremium) {
             lines.push(escapeHtml(labels.premiumRequests) + ': ' + premiumText(trend.premiumRequests[i]));
           }
-          lines.push(escapeHtml(labels.sessions) + ': ' + trend.sessions[i]);
+          lines.push(escapeHtml(labels.sessions) + ': ' + whole.format(trend.sessions[i]));
           const outcomes = Object.keys(trend.outcomes[i] || {}).map(function (o) {
             return trend.outcomes[i][o] + ' ' + o;
           });
@@ -152,7 +174,7 @@
         data: trend.days,
         axisLine: axisLine,
         axisTick: {alignWithLabel: true, interval: 0, lineStyle: {color: grid}},
-        axisLabel: {color: secondary, hideOverlap: true, formatter: shortDay}
+        axisLabel: {color: secondary, interval: labelInterval(trend.days.length, width), formatter: shortDay}
       },
       yAxis: [{
         type: 'value',
@@ -175,6 +197,14 @@
     };
   }
 
+  /** The index of the column whose header has the class, else -1. */
+  function column(table, cssClass) {
+    const headers = Array.prototype.slice.call(table.querySelectorAll('thead th'));
+    return headers.findIndex(function (th) {
+      return th.classList.contains(cssClass);
+    });
+  }
+
   /** The numbers of a column of the rows found (all pages), from the cells' data-order. */
   function sum(api, column) {
     let total = 0;
@@ -193,14 +223,18 @@
     const oneRow = table.getAttribute('data-one-row');
     const manyRows = table.getAttribute('data-many-rows');
     const footer = table.querySelector('tr.copilot-usage-totals');
+    const day = column(table, 'copilot-usage-col-day');
+    const tokens = column(table, 'copilot-usage-col-tokens');
+    const premium = column(table, 'copilot-usage-col-premium');
+    const sessions = column(table, 'copilot-usage-col-sessions');
     jQuery3(table).DataTable({
-      order: [[0, 'desc'], [3, 'desc']], // as the server wrote them: newest day first, then the most tokens
+      order: [[day, 'desc'], [tokens, 'desc']], // as the server wrote them: newest day first, then the most tokens
       pageLength: 25,
       lengthMenu: [10, 25, 50, 100, {label: 'All', value: -1}],
       autoWidth: false,
       columnDefs: [
-        {targets: 0, type: 'string'}, // yyyy-MM-dd sorts as text, and stays left like the page's other text
-        {targets: [3, 4, 5], type: 'num', className: 'text-end'}
+        {targets: day, type: 'string'}, // yyyy-MM-dd sorts as text, and stays left like the page's other text
+        {targets: [tokens, premium, sessions], type: 'num', className: 'text-end'}
       ],
       footerCallback: function () {
         if (!footer) {
@@ -212,9 +246,9 @@
         footer.querySelector('.copilot-usage-total-label').textContent = found === all ? totalLabel : filteredTotalLabel;
         footer.querySelector('.copilot-usage-total-rows').textContent = found === 1 ? oneRow
           : manyRows.replace('{0}', whole.format(found));
-        footer.querySelector('.copilot-usage-total-tokens').textContent = whole.format(sum(api, 3));
-        footer.querySelector('.copilot-usage-total-premium').textContent = premiumText(sum(api, 4));
-        footer.querySelector('.copilot-usage-total-sessions').textContent = String(sum(api, 5));
+        footer.querySelector('.copilot-usage-total-tokens').textContent = whole.format(sum(api, tokens));
+        footer.querySelector('.copilot-usage-total-premium').textContent = premiumText(sum(api, premium));
+        footer.querySelector('.copilot-usage-total-sessions').textContent = whole.format(sum(api, sessions));
       }
     });
   }
