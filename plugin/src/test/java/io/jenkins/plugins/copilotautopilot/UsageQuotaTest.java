@@ -144,10 +144,10 @@ class UsageQuotaTest {
 
         JenkinsRule.WebClient admin = j.createWebClient().login("admin").withJavaScriptEnabled(false);
         String csv = admin.goTo("manage/copilot-usage/export?format=csv", "text/csv").getWebResponse().getContentAsString();
-        assertThat(csv, startsWith("day,job,model,tokens,premiumRequests,sessions,outcomes\n"));
+        assertThat(csv, startsWith("day,job,model,aiCredits,tokens,premiumRequests,sessions,sessionsWithoutAiCredits,outcomes\n"));
         assertThat(csv, containsString(",a/j,fake-model,"));
         assertThat(csv, containsString(",b/secret-job,fake-model,"));
-        assertThat(csv, containsString(",1,COMPLETED=1\n"));
+        assertThat(csv, containsString(",1,1,COMPLETED=1\n"));
         Page trend = admin.goTo("manage/copilot-usage/trend", "application/json");
         assertThat(trend.getWebResponse().getContentAsString(), containsString("\"days\":[\""));
         assertThat(trend.getWebResponse().getContentAsString(), containsString("\"" + java.time.LocalDate.now() + "\""));

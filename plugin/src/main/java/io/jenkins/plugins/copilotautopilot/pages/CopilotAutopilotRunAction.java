@@ -179,6 +179,10 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         if (plan.get(SessionSettings.MAX_TOKENS) != null) {
             parts.add(Messages.CopilotAutopilotRunAction_TokenBudget(plan.get(SessionSettings.MAX_TOKENS)));
         }
+        if (plan.get(SessionSettings.MAX_AI_CREDITS) != null) {
+            parts.add(Messages.CopilotAutopilotRunAction_CreditBudget(
+                    io.jenkins.plugins.copilotautopilot.core.session.AiCredits.format(plan.get(SessionSettings.MAX_AI_CREDITS))));
+        }
         return String.join(SEPARATOR, parts);
     }
 

@@ -50,6 +50,10 @@ public final class SessionRecord implements Serializable {
     private final ArrayList<String> deniedUrls;
     private final int nudges;
     private final Double premiumRequests;
+    /** The AI credits the model calls reported; null when none did (and in records of older versions). */
+    private final Double aiCredits;
+    /** complete, partial or unavailable, as the model calls reported credits; null without usage records. */
+    private final String aiCreditsStatus;
     private final long durationMillis;
     private final String sessionId;
     private final Integer exitCode;
@@ -100,6 +104,8 @@ public final class SessionRecord implements Serializable {
         r.deniedUrls().forEach(u -> deniedUrls.add(cut(u)));
         this.nudges = r.nudges();
         this.premiumRequests = r.premiumRequests();
+        this.aiCredits = r.aiCredits();
+        this.aiCreditsStatus = r.aiCreditsStatus();
         this.durationMillis = r.durationMillis();
         this.sessionId = r.sessionId();
         this.exitCode = r.exitCode();
@@ -156,6 +162,8 @@ public final class SessionRecord implements Serializable {
         this.deniedUrls = deniedUrls;
         this.nudges = r.nudges;
         this.premiumRequests = r.premiumRequests;
+        this.aiCredits = r.aiCredits;
+        this.aiCreditsStatus = r.aiCreditsStatus;
         this.durationMillis = r.durationMillis;
         this.sessionId = r.sessionId;
         this.exitCode = r.exitCode;
@@ -334,6 +342,18 @@ public final class SessionRecord implements Serializable {
         return premiumRequests;
     }
 
+    /** The AI credits GitHub billed for the session's model calls, or null when they reported none (unknown, not 0). */
+    @Exported
+    public Double getAiCredits() {
+        return aiCredits;
+    }
+
+    /** {@code complete}, {@code partial} or {@code unavailable}; null without usage records. */
+    @Exported
+    public String getAiCreditsStatus() {
+        return aiCreditsStatus;
+    }
+
     @Exported
     public long getDurationMillis() {
         return durationMillis;
@@ -404,6 +424,18 @@ public final class SessionRecord implements Serializable {
 
     public String getDurationText() {
         return Durations.describe(Duration.ofMillis(durationMillis));
+    }
+
+    /** As the pages write them: {@code 2.5}, {@code at least 2.5} when some calls reported none, {@code not reported}. */
+    public String getAiCreditsText() {
+        if (aiCreditsStatus == null) {
+            return "?";
+        }
+        if (aiCredits == null) {
+            return Messages.SessionRecord_CreditsNotReported();
+        }
+        String amount = io.jenkins.plugins.copilotautopilot.core.session.AiCredits.format(aiCredits);
+        return "partial".equals(aiCreditsStatus) ? Messages.SessionRecord_CreditsAtLeast(amount) : amount;
     }
 
     public String getPremiumRequestsText() {

@@ -55,6 +55,7 @@ public final class CopilotAutopilotStep extends Step {
     private String credentialsId;
     private Integer maxAutopilotContinues;
     private Double maxPremiumRequests;
+    private Double maxAiCredits;
     private Long maxTokens;
     private Boolean allowAllTools;
     private Boolean allowAllPaths;
@@ -221,6 +222,15 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setMaxPremiumRequests(Double maxPremiumRequests) {
         this.maxPremiumRequests = maxPremiumRequests;
+    }
+
+    public Double getMaxAiCredits() {
+        return maxAiCredits;
+    }
+
+    @DataBoundSetter
+    public void setMaxAiCredits(Double maxAiCredits) {
+        this.maxAiCredits = maxAiCredits;
     }
 
     public Long getMaxTokens() {

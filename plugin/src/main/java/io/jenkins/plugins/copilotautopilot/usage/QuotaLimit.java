@@ -16,7 +16,7 @@ import org.kohsuke.stapler.verb.POST;
 
 /**
  * One quota as the administrator sets it, on the System page or a folder: at most {@code limit} of a metric
- * ({@code TOKENS}, {@code PREMIUM_REQUESTS}) over a window ({@code DAY}, {@code ROLLING_24H}), for everything it
+ * ({@code AI_CREDITS}, {@code TOKENS}, {@code PREMIUM_REQUESTS}) over a window ({@code DAY}, {@code ROLLING_24H}), for everything it
  * covers together, or for each job on its own ({@code eachJob}).
  */
 public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
@@ -26,7 +26,7 @@ public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
     private boolean eachJob;
 
     /**
-     * @param metric {@code TOKENS} or {@code PREMIUM_REQUESTS}
+     * @param metric {@code AI_CREDITS}, {@code TOKENS} or {@code PREMIUM_REQUESTS}
      * @param limit  a number of 0 or more, as the form and JCasC give it
      * @throws IllegalArgumentException saying what is wrong (the System page shows it)
      */
@@ -113,6 +113,7 @@ public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
 
         public ListBoxModel doFillMetricItems() {
             ListBoxModel items = new ListBoxModel();
+            items.add(Messages.QuotaLimit_AiCredits(), Quota.Metric.AI_CREDITS.name());
             items.add(Messages.QuotaLimit_Tokens(), Quota.Metric.TOKENS.name());
             items.add(Messages.QuotaLimit_PremiumRequests(), Quota.Metric.PREMIUM_REQUESTS.name());
             return items;

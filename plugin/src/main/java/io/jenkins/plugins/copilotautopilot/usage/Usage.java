@@ -17,6 +17,8 @@ import io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard;
 import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
 import io.jenkins.plugins.copilotautopilot.core.quota.QuotaReached;
 import io.jenkins.plugins.copilotautopilot.core.quota.Spend;
+import io.jenkins.plugins.copilotautopilot.core.session.AiCredits;
+import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
@@ -186,17 +188,32 @@ public final class Usage {
         Job<?, ?> parent = run.getParent();
         // the model as the CLI names it, as the session's result and its record on the build will: one name for the
         // session whether the index counted it live or was rebuilt from the builds
-        return (tokens, premiumRequests, model) -> {
-            try {
-                UsageLedger l = get().ledger();
-                l.record(session, job, modelName(model), new Spend(tokens, premiumRequests));
-                QuotaReached reached = l.reached(quotas(parent), job);
-                return reached == null ? null : reached.describe(l.zone());
-            } catch (IOException | RuntimeException e) {
-                LOGGER.log(Level.WARNING, "could not count a Copilot session's usage in the index", e);
-                return null;
+        return new SpendGuard() {
+            @Override
+            public String reached(UsageTotals usage, String model) {
+                try {
+                    UsageLedger l = get().ledger();
+                    l.record(session, job, modelName(model), spend(usage));
+                    QuotaReached reached = l.reached(quotas(parent), job);
+                    return reached == null ? null : reached.describe(l.zone());
+                } catch (IOException | RuntimeException e) {
+                    LOGGER.log(Level.WARNING, "could not count a Copilot session's usage in the index", e);
+                    return null;
+                }
+            }
+
+            @Override
+            public String uncounted(UsageTotals usage) {
+                List<String> quotas = quotas(parent).stream().filter(q -> q.metric() == Quota.Metric.AI_CREDITS && q.covers(job))
+                        .map(q -> q.describe(job)).toList();
+                return quotas.isEmpty() ? null : Messages.Usage_CreditsNotCounted(String.join("; ", quotas));
             }
         };
+    }
+
+    private static Spend spend(UsageTotals usage) {
+        return new Spend(usage.tokens(), usage.premiumRequests(), usage.aiCredits() == null ? 0 : usage.aiCredits(),
+                usage.creditedCalls() < usage.calls());
     }
 
     /** The session ended: its last totals and its outcome go into the index. */
@@ -205,7 +222,7 @@ public final class Usage {
             UsageLedger l = get().ledger();
             String session = key(run, invocationId);
             l.record(session, run.getParent().getFullName(), modelName(result.model()), spend(result.inputTokens(), result.outputTokens(),
-                    result.premiumRequests()));
+                    result.premiumRequests(), result.aiCredits(), result.aiCreditsStatus()));
             l.end(session, result.outcome().name());
         } catch (IOException | RuntimeException e) {
             LOGGER.log(Level.WARNING, "could not record a Copilot session's end in the usage index", e);
@@ -217,8 +234,9 @@ public final class Usage {
         return model == null || model.isBlank() ? "(default)" : model;
     }
 
-    private static Spend spend(Long input, Long output, Double premium) {
-        return new Spend((input == null ? 0 : input) + (output == null ? 0 : output), premium == null ? 0 : premium);
+    private static Spend spend(Long input, Long output, Double premium, Double aiCredits, String aiCreditsStatus) {
+        return new Spend((input == null ? 0 : input) + (output == null ? 0 : output), premium == null ? 0 : premium,
+                aiCredits == null ? 0 : aiCredits, aiCreditsStatus != null && !AiCredits.COMPLETE.equals(aiCreditsStatus));
     }
 
     /** The sessions the builds recorded in the last {@code days} days, for a missing index. */
@@ -237,7 +255,8 @@ public final class Usage {
                             // the record keeps no end time: the build's start plus the session's time, an upper bound
                             Instant ended = Instant.ofEpochMilli(run.getStartTimeInMillis() + s.getDurationMillis());
                             sessions.add(new UsageLedger.SessionSummary(key(run, s.getInvocationId()), job.getFullName(),
-                                    modelName(s.getModel()), ended, spend(s.getInputTokens(), s.getOutputTokens(), s.getPremiumRequests()),
+                                    modelName(s.getModel()), ended, spend(s.getInputTokens(), s.getOutputTokens(), s.getPremiumRequests(), s.getAiCredits(),
+                                            s.getAiCreditsStatus()),
                                     s.getOutcome()));
                         }
                     } catch (RuntimeException e) {

@@ -324,7 +324,7 @@ public final class AutopilotEngine {
                 List.of(new ChangedFile("a", "M", 1L, 1L)), null,
                 List.of("warm-up"), null, false, 0, List.of(), true, 1, 0, "{\"warm\":[1,true,null]}", 1,
                 List.of(new Finding("a", 1, 1,
-                        Finding.Severity.values()[0], "warm-up", null, null)));
+                        Finding.Severity.values()[0], "warm-up", null, null)), 1.0, "complete");
         return describe(sample);
     }
 

@@ -26,6 +26,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+import io.jenkins.plugins.copilotautopilot.core.session.AiCredits;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
 import java.io.IOException;
@@ -54,8 +55,7 @@ public final class SessionFollower {
     private final CallLimits callLimits;
     private final Budget budget;
     private SpendGuard spendGuard;
-    private long guardedTokens = -1;
-    private double guardedPremium = -1;
+    private int guardedCalls = -1;
     private final SecretMasker masker;
     private final EngineTimings timings;
     private final long startedAtMillis;
@@ -88,6 +88,7 @@ public final class SessionFollower {
     private volatile SessionResult result;
     private Stopping stopping;
     private boolean usageWarned;
+    private boolean creditsWarned;
     /** The startup limit was looked at once it had passed: from then on there is nothing to check. */
     private boolean startupChecked;
     private final List<String> warnings = new java.util.ArrayList<>();
@@ -100,7 +101,8 @@ public final class SessionFollower {
         this.inactivityTimeout = plan.limit(SessionSettings.INACTIVITY_TIMEOUT);
         this.callLimits = new CallLimits(plan.limit(SessionSettings.TOOL_TIMEOUT), plan.limit(SessionSettings.STARTUP_TIMEOUT),
                 plan.get(SessionSettings.VERIFY), plan.get(SessionSettings.MAX_VERIFY_ROUNDS));
-        this.budget = new Budget(plan.get(SessionSettings.MAX_PREMIUM_REQUESTS), plan.get(SessionSettings.MAX_TOKENS));
+        this.budget = new Budget(plan.get(SessionSettings.MAX_PREMIUM_REQUESTS), plan.get(SessionSettings.MAX_TOKENS),
+                plan.get(SessionSettings.MAX_AI_CREDITS));
         this.masker = masker;
         this.timings = timings;
         this.startedAtMillis = startedAtMillis;
@@ -356,6 +358,7 @@ public final class SessionFollower {
      * result say so, once. One record may come late (the CLI writes it with the next call); at the end, none may.
      */
     private void checkUsageRecords(boolean atTheEnd) {
+        checkCreditsReported();
         if (usageWarned || !budget.isSet()) {
             return;
         }
@@ -367,6 +370,29 @@ public final class SessionFollower {
                     + (calls == 1 ? " model call" : " model calls")
                     + " where it used to (its session state): the budget cannot stop the session.");
         }
+    }
+
+    /**
+     * An AI-credit budget counts what GitHub bills, which an own provider (or a service that sends no amounts) never
+     * says: once a call was recorded without one, the log and the result say the budget cannot stop the session.
+     */
+    private void checkCreditsReported() {
+        UsageTotals usage = tracker.usage();
+        if (creditsWarned || usage.calls() == usage.creditedCalls()) {
+            return;
+        }
+        creditsWarned = true;
+        String uncounted = spendGuard == null ? null : spendGuard.uncounted(usage);
+        if (uncounted != null) {
+            warn("WARNING: " + uncounted);
+        }
+        if (budget.maxAiCredits() == null) {
+            return;
+        }
+        warn("WARNING: maxAiCredits is set, but the model provider reports no AI credits for "
+                + (usage.creditedCalls() == 0 ? "the session's model calls (an own provider?)" : "some model calls")
+                + ": the AI-credit budget cannot count " + (usage.creditedCalls() == 0 ? "them" : "those")
+                + "; set maxTokens or maxPremiumRequests as well.");
     }
 
     /** The CLI's own count of premium requests (its result line) against the limit, which records may have missed. */
@@ -686,7 +712,7 @@ public final class SessionFollower {
                 callLimits.verify() == null || outcome.outcome() != Outcome.COMPLETED && outcome.outcome() != Outcome.NOT_VERIFIED
                         ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
                 tracker.verifyRounds(), tracker.verifyExitCode(), validAnswer(outcome.outcome()), outputCheck == null ? 0 : outputCheck.rounds(),
-                findings(outcome.outcome()));
+                findings(outcome.outcome()), usage.aiCredits(), usage.aiCreditsStatus());
     }
 
     /**
@@ -720,6 +746,9 @@ public final class SessionFollower {
         data.put("cacheReadTokens", usage.cacheReadTokens());
         data.put("cacheWriteTokens", usage.cacheWriteTokens());
         data.put("premiumRequests", usage.premiumRequests());
+        if (usage.nanoAiu() != null) {
+            data.put("aiCredits", usage.aiCredits());
+        }
         data.put("durationMs", usage.durationMillis());
         return data;
     }
@@ -743,28 +772,42 @@ public final class SessionFollower {
         if (spendGuard == null) {
             return null;
         }
-        long tokens = tracker.usage().tokens();
-        double premium = tracker.usage().premiumRequests();
-        if (tokens == guardedTokens && premium == guardedPremium || tokens == 0 && premium == 0) {
+        UsageTotals usage = tracker.usage();
+        if (usage.calls() == guardedCalls || usage.calls() == 0) {
             // asked only when the totals grew (the ledger counts what they add), and first once the session spent
             // something: by then the CLI has named its model, under which the ledger keeps the session
             return null;
         }
-        guardedTokens = tokens;
-        guardedPremium = premium;
-        return spendGuard.reached(tokens, premium, tracker.model());
+        guardedCalls = usage.calls();
+        return spendGuard.reached(usage, tracker.model());
     }
 
     /** The limits on what the model calls may use; nulls for none. */
-    private record Budget(Double maxPremiumRequests, Long maxTokens) {
+    private record Budget(Double maxPremiumRequests, Long maxTokens, Double maxAiCredits) {
         boolean isSet() {
-            return maxPremiumRequests != null || maxTokens != null;
+            return maxPremiumRequests != null || maxTokens != null || maxAiCredits != null;
         }
 
         /** The limits set, by their option names. */
         String names() {
-            return maxTokens != null && maxPremiumRequests != null ? "A token and a premium-request budget"
-                    : maxTokens != null ? "A token budget (maxTokens)" : "A premium-request budget (maxPremiumRequests)";
+            List<String> names = new java.util.ArrayList<>();
+            if (maxTokens != null) {
+                names.add("maxTokens");
+            }
+            if (maxPremiumRequests != null) {
+                names.add("maxPremiumRequests");
+            }
+            if (maxAiCredits != null) {
+                names.add("maxAiCredits");
+            }
+            if (names.size() > 1) {
+                return "Budgets (" + String.join(", ", names) + ")";
+            }
+            return switch (names.get(0)) {
+                case "maxTokens" -> "A token budget (maxTokens)";
+                case "maxPremiumRequests" -> "A premium-request budget (maxPremiumRequests)";
+                default -> "An AI-credit budget (maxAiCredits)";
+            };
         }
 
         /** How much was spent against which limit, once a limit is reached; else null. */
@@ -775,6 +818,10 @@ public final class SessionFollower {
             if (maxPremiumRequests != null && usage.premiumRequests() >= maxPremiumRequests) {
                 return "premium requests used: " + io.jenkins.plugins.copilotautopilot.core.text.Texts.number(usage.premiumRequests())
                         + ", limit " + io.jenkins.plugins.copilotautopilot.core.text.Texts.number(maxPremiumRequests);
+            }
+            if (maxAiCredits != null && usage.aiCredits() != null && usage.aiCredits() >= maxAiCredits) {
+                return "AI credits used: " + AiCredits.format(usage.aiCredits()) + ", limit "
+                        + AiCredits.format(maxAiCredits) + " (maxAiCredits)";
             }
             return null;
         }

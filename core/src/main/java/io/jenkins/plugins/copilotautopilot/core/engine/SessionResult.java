@@ -47,6 +47,10 @@ import java.util.Map;
  * @param outputRounds    how many answers were checked against the schema
  * @param findings        the review findings of that answer, their paths as the agent wrote them (see
  *                        {@link io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings#inWorkspace})
+ * @param aiCredits       the AI credits GitHub billed for the model calls (a subtotal when {@code aiCreditsStatus} is
+ *                        partial), or null when no call reported any: unknown, not zero
+ * @param aiCreditsStatus {@code complete}, {@code partial} or {@code unavailable} as the calls reported them, or null
+ *                        when no call was recorded
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
@@ -55,13 +59,29 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                             Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
                             List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
                             List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode,
-                            String output, int outputRounds, List<Finding> findings) {
+                            String output, int outputRounds, List<Finding> findings, Double aiCredits,
+                            String aiCreditsStatus) {
 
     public SessionResult {
         findings = findings == null ? List.of() : List.copyOf(findings);
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         deniedUrls = deniedUrls == null ? List.of() : List.copyOf(deniedUrls);
+    }
+
+    /** A result without AI credits (no usage records, or an own provider). */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
+                         List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode,
+                         String output, int outputRounds, List<Finding> findings) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls,
+                verified, verifyRounds, verifyExitCode, output, outputRounds, findings, null, null);
     }
 
     /** A result without an answer. */
@@ -142,7 +162,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         return new SessionResult(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
                 durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens, outputTokens,
                 cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls, verified, verifyRounds,
-                verifyExitCode, output, outputRounds, heldFindings);
+                verifyExitCode, output, outputRounds, heldFindings, aiCredits, aiCreditsStatus);
     }
 
     public boolean completed() {
@@ -171,6 +191,8 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         map.put("deniedUrls", new ArrayList<>(deniedUrls));
         map.put("nudges", nudges);
         map.put("premiumRequests", premiumRequests);
+        map.put("aiCredits", aiCredits);
+        map.put("aiCreditsStatus", aiCreditsStatus);
         map.put("durationMillis", durationMillis);
         map.put("sessionId", sessionId);
         map.put("exitCode", exitCode);

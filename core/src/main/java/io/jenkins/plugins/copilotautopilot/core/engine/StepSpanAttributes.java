@@ -14,6 +14,7 @@ public final class StepSpanAttributes {
     public static final String TOOL_CALLS = "copilot.autopilot.tool_calls";
     public static final String DENIED_TOOL_CALLS = "copilot.autopilot.denied_tool_calls";
     public static final String PREMIUM_REQUESTS = "copilot.autopilot.premium_requests";
+    public static final String AI_CREDITS = "copilot.autopilot.ai_credits";
     public static final String TOKENS = "copilot.autopilot.tokens";
     public static final String INPUT_TOKENS = "gen_ai.usage.input_tokens";
     public static final String OUTPUT_TOKENS = "gen_ai.usage.output_tokens";
@@ -32,6 +33,9 @@ public final class StepSpanAttributes {
         attributes.put(DENIED_TOOL_CALLS, (long) result.deniedToolCalls());
         if (result.premiumRequests() != null) {
             attributes.put(PREMIUM_REQUESTS, result.premiumRequests());
+        }
+        if (result.aiCredits() != null) {
+            attributes.put(AI_CREDITS, result.aiCredits());
         }
         if (result.inputTokens() != null || result.outputTokens() != null) {
             long input = result.inputTokens() == null ? 0 : result.inputTokens();

@@ -98,6 +98,8 @@ public final class SessionSettings {
             .title("Maximum autopilot continuations").option("--max-autopilot-continues"));
     public static final Setting<Double> MAX_PREMIUM_REQUESTS = add(define("maxPremiumRequests", Kind.amount()).merge(Merge.LOWER)
             .advanced().title("Budget: at most this many premium requests").option("--max-premium-requests"));
+    public static final Setting<Double> MAX_AI_CREDITS = add(define("maxAiCredits", Kind.amount()).merge(Merge.LOWER)
+            .advanced().title("Budget: at most this many AI credits").option("--max-ai-credits"));
     public static final Setting<Long> MAX_TOKENS = add(define("maxTokens", Kind.tokens()).merge(Merge.LOWER).advanced()
             .title("Budget: at most this many tokens, input plus output").option("--max-tokens"));
     public static final Setting<String> WORKING_DIRECTORY = add(define("workingDirectory", Kind.text()).merge(Merge.STEP_ONLY)

@@ -20,6 +20,7 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
 
     /** What is counted. */
     public enum Metric {
+        AI_CREDITS("AI credits"),
         TOKENS("tokens"),
         PREMIUM_REQUESTS("premium requests");
 
@@ -33,9 +34,13 @@ public record Quota(Target target, String folder, Metric metric, double limit, W
             return label;
         }
 
-        /** An amount of it as the log writes it: tokens with thousands separators, premium requests as a number. */
+        /** An amount of it as the log writes it: tokens with thousands separators, AI credits to the cent. */
         public String format(double amount) {
-            return this == TOKENS ? String.format(Locale.ROOT, "%,d", (long) amount) : Texts.number(amount);
+            return switch (this) {
+                case TOKENS -> String.format(Locale.ROOT, "%,d", (long) amount);
+                case AI_CREDITS -> Texts.credits(amount);
+                case PREMIUM_REQUESTS -> Texts.number(amount);
+            };
         }
     }
 

@@ -15,11 +15,14 @@ public final class UsageExport {
     }
 
     public static String csv(List<UsageLedger.DayUsage> rows) {
-        StringBuilder out = new StringBuilder("day,job,model,tokens,premiumRequests,sessions,outcomes\n");
+        StringBuilder out = new StringBuilder("day,job,model,aiCredits,tokens,premiumRequests,sessions,sessionsWithoutAiCredits,outcomes\n");
         for (UsageLedger.DayUsage r : rows) {
+            Double credits = r.knownAiCredits();
             out.append(r.day()).append(',').append(field(r.job())).append(',').append(field(r.model())).append(',')
+                    .append(credits == null ? "" : io.jenkins.plugins.copilotautopilot.core.text.Texts.number(Math.round(credits * 1e9) / 1e9)).append(',')
                     .append(r.tokens()).append(',').append(io.jenkins.plugins.copilotautopilot.core.text.Texts.number(r.premiumRequests()))
-                    .append(',').append(r.sessions()).append(',').append(field(outcomes(r.outcomes()))).append('\n');
+                    .append(',').append(r.sessions()).append(',').append(r.sessionsWithoutAiCredits())
+                    .append(',').append(field(outcomes(r.outcomes()))).append('\n');
         }
         return out.toString();
     }
@@ -28,7 +31,8 @@ public final class UsageExport {
         ArrayNode array = JSON.createArrayNode();
         for (UsageLedger.DayUsage r : rows) {
             ObjectNode row = array.addObject().put("day", r.day().toString()).put("job", r.job()).put("model", r.model())
-                    .put("tokens", r.tokens()).put("premiumRequests", r.premiumRequests()).put("sessions", r.sessions());
+                    .put("aiCredits", r.knownAiCredits()).put("tokens", r.tokens()).put("premiumRequests", r.premiumRequests())
+                    .put("sessions", r.sessions()).put("sessionsWithoutAiCredits", r.sessionsWithoutAiCredits());
             ObjectNode o = row.putObject("outcomes");
             new java.util.TreeMap<>(r.outcomes()).forEach(o::put); // in the same order after a restart
         }

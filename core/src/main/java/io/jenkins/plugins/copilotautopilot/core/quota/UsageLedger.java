@@ -33,10 +33,12 @@ import java.util.function.Predicate;
  * kept as sessions record their usage and end, never by opening builds. One file of JSON lines, appended under one
  * lock, so that concurrent sessions are counted exactly and a restart reads the same counts back:
  * <ul>
- *   <li>{@code {"u":session,"j":job,"m":model,"at":millis,"tok":tokens,"pr":premium}}: the session's totals so far (the
- *       CLI's usage records); what grew since its previous line is spent at {@code at};</li>
+ *   <li>{@code {"u":session,"j":job,"m":model,"at":millis,"tok":tokens,"pr":premium,"cr":aiCredits,"cm":true}}: the
+ *       session's totals so far (the CLI's usage records; {@code cm} when some call reported no AI credits); what grew
+ *       since its previous line is spent at {@code at};</li>
  *   <li>{@code {"e":session,"at":millis,"o":outcome}}: the session ended;</li>
- *   <li>written by a compaction: {@code {"d":day,"j","m","tok","pr","n","o":{outcome:count}}} a day's totals,
+ *   <li>written by a compaction: {@code {"d":day,"j","m","tok","pr","cr","n","nc","o":{outcome:count}}} a day's totals
+ *       ({@code nc}: sessions with calls that reported no AI credits),
  *       {@code {"s":session,...}} a session's totals already counted, {@code {"p":millis,"j","m","tok","pr"}} a
  *       recent spend (what the windows count).</li>
  * </ul>
@@ -177,7 +179,11 @@ public final class UsageLedger {
 
     /** A day's totals for one job and model. */
     public record DayUsage(LocalDate day, String job, String model, long tokens, double premiumRequests, int sessions,
-                           Map<String, Integer> outcomes) {
+                           Map<String, Integer> outcomes, double aiCredits, int sessionsWithoutAiCredits) {
+        /** The AI credits, or null when no session of the row reported any (unknown, not zero). */
+        public Double knownAiCredits() {
+            return sessionsWithoutAiCredits >= sessions && aiCredits == 0 ? null : Double.valueOf(aiCredits);
+        }
     }
 
     /** The days from {@code from} to {@code to} (both included) of the jobs {@code jobs} accepts, oldest first. */
@@ -187,7 +193,8 @@ public final class UsageLedger {
             DayKey k = e.getKey();
             if (jobs.test(k.job)) {
                 DayTotals t = e.getValue();
-                rows.add(new DayUsage(k.day, k.job, k.model, t.spend.tokens(), t.spend.premiumRequests(), t.sessions, Map.copyOf(t.outcomes)));
+                rows.add(new DayUsage(k.day, k.job, k.model, t.spend.tokens(), t.spend.premiumRequests(), t.sessions,
+                        Map.copyOf(t.outcomes), t.spend.aiCredits(), t.sessionsWithoutCredits));
             }
         }
         return rows;
@@ -233,19 +240,25 @@ public final class UsageLedger {
             sessions.put(session, s);
         }
         Spend grown = totals.minus(s.totals);
-        if (!started && grown.tokens() <= 0 && grown.premiumRequests() <= 0) {
+        boolean newlyMissing = totals.creditsMissing() && !s.totals.creditsMissing();
+        if (!started && grown.tokens() <= 0 && grown.premiumRequests() <= 0 && grown.aiCredits() <= 0 && !newlyMissing) {
             return false;
         }
         // totals only grow; a smaller one (a record read twice differently) never takes spend back
-        grown = new Spend(Math.max(0, grown.tokens()), Math.max(0, grown.premiumRequests()));
-        s.totals = new Spend(Math.max(s.totals.tokens(), totals.tokens()), Math.max(s.totals.premiumRequests(), totals.premiumRequests()));
+        grown = new Spend(Math.max(0, grown.tokens()), Math.max(0, grown.premiumRequests()), Math.max(0, grown.aiCredits()), false);
+        s.totals = new Spend(Math.max(s.totals.tokens(), totals.tokens()), Math.max(s.totals.premiumRequests(), totals.premiumRequests()),
+                Math.max(s.totals.aiCredits(), totals.aiCredits()), s.totals.creditsMissing() || totals.creditsMissing());
         s.last = at;
         DayTotals day = days.computeIfAbsent(new DayKey(dayOf(at), s.job, s.model), k -> new DayTotals());
         day.spend = day.spend.plus(grown);
+        DayTotals startDay = days.computeIfAbsent(new DayKey(s.startDay, s.job, s.model), k -> new DayTotals());
         if (started) {
-            days.computeIfAbsent(new DayKey(s.startDay, s.job, s.model), k -> new DayTotals()).sessions++;
+            startDay.sessions++;
         }
-        if (grown.tokens() > 0 || grown.premiumRequests() > 0) {
+        if (newlyMissing) {
+            startDay.sessionsWithoutCredits++;
+        }
+        if (grown.grew()) {
             addRecent(new Point(at, s.job, grown));
         }
         return true;
@@ -290,8 +303,23 @@ public final class UsageLedger {
     // ---- the file ----
 
     private static ObjectNode updateLine(String session, String job, String model, long at, Spend totals) {
-        return JSON.createObjectNode().put("u", session).put("j", job).put("m", model).put("at", at)
-                .put("tok", totals.tokens()).put("pr", totals.premiumRequests());
+        return credits(JSON.createObjectNode().put("u", session).put("j", job).put("m", model).put("at", at)
+                .put("tok", totals.tokens()).put("pr", totals.premiumRequests()), totals);
+    }
+
+    /** The spend's AI credits on a line: only what is there, so that lines without credits stay as short as before. */
+    private static ObjectNode credits(ObjectNode line, Spend spend) {
+        if (spend.aiCredits() != 0) {
+            line.put("cr", spend.aiCredits());
+        }
+        if (spend.creditsMissing()) {
+            line.put("cm", true);
+        }
+        return line;
+    }
+
+    private static Spend spend(JsonNode n) {
+        return new Spend(n.get("tok").asLong(), n.get("pr").asDouble(), n.path("cr").asDouble(0), n.path("cm").asBoolean(false));
     }
 
     private static ObjectNode endLine(String session, long at, String outcome) {
@@ -327,22 +355,23 @@ public final class UsageLedger {
 
     private void replay(JsonNode n) {
         if (n.hasNonNull("u")) {
-            apply(n.get("u").asText(), text(n, "j"), text(n, "m"), n.get("at").asLong(), new Spend(n.get("tok").asLong(), n.get("pr").asDouble()));
+            apply(n.get("u").asText(), text(n, "j"), text(n, "m"), n.get("at").asLong(), spend(n));
         } else if (n.hasNonNull("e")) {
             applyEnd(n.get("e").asText(), text(n, "o"));
         } else if (n.hasNonNull("d")) {
             DayTotals t = days.computeIfAbsent(new DayKey(LocalDate.parse(n.get("d").asText()), text(n, "j"), text(n, "m")), k -> new DayTotals());
-            t.spend = t.spend.plus(new Spend(n.get("tok").asLong(), n.get("pr").asDouble()));
+            t.spend = t.spend.plus(spend(n));
             t.sessions += n.path("n").asInt();
+            t.sessionsWithoutCredits += n.path("nc").asInt();
             n.path("o").fields().forEachRemaining(o -> t.outcomes.merge(o.getKey(), o.getValue().asInt(), Integer::sum));
         } else if (n.hasNonNull("s")) {
             SessionState s = new SessionState(text(n, "j"), text(n, "m"), LocalDate.parse(n.get("day").asText()));
-            s.totals = new Spend(n.get("tok").asLong(), n.get("pr").asDouble());
+            s.totals = spend(n);
             s.last = n.get("at").asLong();
             s.outcome = n.hasNonNull("o") ? n.get("o").asText() : null;
             sessions.put(n.get("s").asText(), s);
         } else if (n.hasNonNull("p")) {
-            addRecent(new Point(n.get("p").asLong(), text(n, "j"), new Spend(n.get("tok").asLong(), n.get("pr").asDouble())));
+            addRecent(new Point(n.get("p").asLong(), text(n, "j"), spend(n)));
         } else {
             throw new IllegalArgumentException("not a ledger line");
         }
@@ -379,6 +408,10 @@ public final class UsageLedger {
             for (Map.Entry<DayKey, DayTotals> e : days.entrySet()) {
                 ObjectNode line = JSON.createObjectNode().put("d", e.getKey().day.toString()).put("j", e.getKey().job).put("m", e.getKey().model)
                         .put("tok", e.getValue().spend.tokens()).put("pr", e.getValue().spend.premiumRequests()).put("n", e.getValue().sessions);
+                credits(line, e.getValue().spend);
+                if (e.getValue().sessionsWithoutCredits > 0) {
+                    line.put("nc", e.getValue().sessionsWithoutCredits);
+                }
                 ObjectNode outcomes = line.putObject("o");
                 e.getValue().outcomes.forEach(outcomes::put);
                 writer.write(JSON.writeValueAsString(line));
@@ -389,6 +422,7 @@ public final class UsageLedger {
                 SessionState s = e.getValue();
                 ObjectNode line = JSON.createObjectNode().put("s", e.getKey()).put("j", s.job).put("m", s.model).put("day", s.startDay.toString())
                         .put("at", s.last).put("tok", s.totals.tokens()).put("pr", s.totals.premiumRequests());
+                credits(line, s.totals);
                 if (s.outcome != null) {
                     line.put("o", s.outcome);
                 }
@@ -397,8 +431,8 @@ public final class UsageLedger {
                 lines++;
             }
             for (Point p : recent) {
-                writer.write(JSON.writeValueAsString(JSON.createObjectNode().put("p", p.at).put("j", p.job)
-                        .put("tok", p.spend.tokens()).put("pr", p.spend.premiumRequests())));
+                writer.write(JSON.writeValueAsString(credits(JSON.createObjectNode().put("p", p.at).put("j", p.job)
+                        .put("tok", p.spend.tokens()).put("pr", p.spend.premiumRequests()), p.spend)));
                 writer.write('\n');
                 lines++;
             }
@@ -439,6 +473,7 @@ public final class UsageLedger {
     private static final class DayTotals {
         Spend spend = Spend.NONE;
         int sessions;
+        int sessionsWithoutCredits;
         final Map<String, Integer> outcomes = new TreeMap<>();
     }
 }

@@ -21,6 +21,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.session.UrlDenials;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import io.jenkins.plugins.copilotautopilot.core.session.Turn;
+import io.jenkins.plugins.copilotautopilot.core.session.AiCredits;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageRecord;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
@@ -427,8 +428,9 @@ public final class LogRenderer implements SessionListener {
         String premium = usage.premiumRequests() > 0 ? " | premium requests: " + Texts.number(usage.premiumRequests()) : "";
         // the CLI writes its usage records in batches, so a record may come turns after its call
         String late = usage.turn() > 0 && usage.turn() != currentTurn ? " (turn " + usage.turn() + ")" : "";
+        String credits = usage.aiCredits() == null ? "" : " | AI credits: " + AiCredits.format(usage.aiCredits());
         line(INDENT + "tokens" + late + ": " + thousands(usage.inputTokens()) + " in, " + thousands(usage.outputTokens()) + " out"
-                + premium);
+                + premium + credits);
     }
 
     /** The closing block: outcome, reason, summary and the numbers. */
@@ -457,6 +459,7 @@ public final class LogRenderer implements SessionListener {
                 .append(state.deniedToolCalls()).append(" denied)")
                 .append(" | ").append(count(state.nudges(), "continuation"))
                 .append(" | premium requests: ").append(premium == null ? "unknown" : Texts.number(premium))
+                .append(usage.calls() > 0 ? " | AI credits: " + credits(usage) : "")
                 .append(" | ").append(Durations.describe(duration));
         line(numbers.toString());
         if (deniedFetches > 0) {
@@ -479,6 +482,16 @@ public final class LogRenderer implements SessionListener {
         if (result != null) {
             line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode());
         }
+    }
+
+    /** The session's AI credits as the closing line says them: never an unknown amount as 0. */
+    static String credits(UsageTotals usage) {
+        return switch (usage.aiCreditsStatus()) {
+            case AiCredits.COMPLETE -> AiCredits.format(usage.aiCredits());
+            case AiCredits.PARTIAL -> "at least " + AiCredits.format(usage.aiCredits()) + " (" + (usage.calls() - usage.creditedCalls())
+                    + " of " + count(usage.calls(), "model call") + " reported none)";
+            default -> "not reported";
+        };
     }
 
     private String whyNoSnapshot() {

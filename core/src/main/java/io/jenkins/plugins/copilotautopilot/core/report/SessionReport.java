@@ -85,9 +85,19 @@ public record SessionReport(String prompt, String model, String cliVersion, Inst
      * @param linesRemoved     lines removed
      * @param filesModified    files modified
      * @param events           event lines in the journal
+     * @param aiCredits        AI credits the model calls reported, or null when none did (unknown, not zero)
+     * @param aiCreditsStatus  {@code complete}, {@code partial} or {@code unavailable}; null without usage records
      */
     public record Totals(int turns, int toolCalls, int failedToolCalls, int deniedToolCalls, int nudges,
                          Double premiumRequests, Long inputTokens, Long outputTokens, long linesAdded, long linesRemoved,
-                         int filesModified, long events) implements java.io.Serializable {
+                         int filesModified, long events, Double aiCredits, String aiCreditsStatus) implements java.io.Serializable {
+
+        /** Totals without AI credits. */
+        public Totals(int turns, int toolCalls, int failedToolCalls, int deniedToolCalls, int nudges,
+                      Double premiumRequests, Long inputTokens, Long outputTokens, long linesAdded, long linesRemoved,
+                      int filesModified, long events) {
+            this(turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests, inputTokens, outputTokens,
+                    linesAdded, linesRemoved, filesModified, events, null, null);
+        }
     }
 }

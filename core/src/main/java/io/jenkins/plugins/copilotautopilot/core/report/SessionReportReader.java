@@ -112,6 +112,8 @@ public final class SessionReportReader {
         private long usageCalls;
         private long inputTokens;
         private long outputTokens;
+        private long creditedCalls;
+        private double aiCredits;
 
         void own(CliEvent event) {
             JsonNode data = event.data();
@@ -131,6 +133,10 @@ public final class SessionReportReader {
                     long in = data.path("inputTokens").asLong(0);
                     long out = data.path("outputTokens").asLong(0);
                     usageCalls++;
+                    if (data.path("aiCredits").isNumber()) {
+                        creditedCalls++;
+                        aiCredits += data.path("aiCredits").asDouble();
+                    }
                     inputTokens += in;
                     outputTokens += out;
                     TurnBuilder builder = byNumber(data.path("turn").asInt(0));
@@ -337,7 +343,11 @@ public final class SessionReportReader {
                     usageCalls > 0 ? Long.valueOf(outputTokens) : state.outputTokens(),
                     changes != null ? changes.linesAdded() : result == null ? 0 : result.linesAdded(),
                     changes != null ? changes.linesRemoved() : result == null ? 0 : result.linesRemoved(),
-                    changes != null ? changes.fileCount() : result == null ? 0 : result.filesModified(), state.events());
+                    changes != null ? changes.fileCount() : result == null ? 0 : result.filesModified(), state.events(),
+                    f != null && f.has("aiCreditsStatus") ? (f.path("aiCredits").isNumber() ? f.path("aiCredits").asDouble() : null)
+                            : creditedCalls > 0 ? Double.valueOf(aiCredits) : null,
+                    f != null && f.has("aiCreditsStatus") ? text(f, "aiCreditsStatus")
+                            : io.jenkins.plugins.copilotautopilot.core.session.AiCredits.status((int) usageCalls, (int) creditedCalls));
             String reportModel = state.model() != null ? state.model() : model;
             return new SessionReport(prompt, reportModel, cliVersion, startedAt, endedAt,
                     f == null ? null : text(f, "outcome"), f == null ? null : clean(text(f, "reason")),

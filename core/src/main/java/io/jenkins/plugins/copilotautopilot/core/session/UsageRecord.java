@@ -15,9 +15,18 @@ import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
  * @param cacheWriteTokens input tokens written to it
  * @param premiumRequests  the call's cost in premium requests (0 with an own provider)
  * @param durationMillis   how long the call took, or -1
+ * @param nanoAiu          what GitHub billed for the call in nano AI units (10^9 make one AI credit), or null when the
+ *                         service reported no amount ({@code aiCreditsStatus} other than {@code complete}: an own
+ *                         provider, or a service that sends none) — unknown, which is not zero
  */
 public record UsageRecord(int turn, String model, long inputTokens, long outputTokens, long cacheReadTokens,
-                          long cacheWriteTokens, double premiumRequests, long durationMillis) {
+                          long cacheWriteTokens, double premiumRequests, long durationMillis, Long nanoAiu) {
+
+    /** A record without AI credits (an own provider). */
+    public UsageRecord(int turn, String model, long inputTokens, long outputTokens, long cacheReadTokens,
+                       long cacheWriteTokens, double premiumRequests, long durationMillis) {
+        this(turn, model, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, premiumRequests, durationMillis, null);
+    }
 
     /** The record in a usage event; {@code turn} as the tracker attributes it. */
     static UsageRecord of(CliEvent event, int turn) {
@@ -25,10 +34,27 @@ public record UsageRecord(int turn, String model, long inputTokens, long outputT
         return new UsageRecord(turn, usage.path("model").isTextual() ? usage.path("model").asText() : null,
                 usage.path("inputTokens").asLong(0), usage.path("outputTokens").asLong(0),
                 usage.path("cacheReadTokens").asLong(0), usage.path("cacheWriteTokens").asLong(0),
-                usage.path("cost").asDouble(0), usage.path("duration").canConvertToLong() ? usage.path("duration").asLong() : -1);
+                usage.path("cost").asDouble(0), usage.path("duration").canConvertToLong() ? usage.path("duration").asLong() : -1,
+                nanoAiu(usage));
+    }
+
+    /**
+     * The call's amount when the CLI says the service supplied one (an explicit 0 included); the CLI writes 0 with
+     * {@code aiCreditsStatus: unavailable} when it got none, which must not read as free.
+     */
+    private static Long nanoAiu(JsonNode usage) {
+        JsonNode total = usage.path("copilotUsage").path("totalNanoAiu");
+        String status = usage.path("aiCreditsStatus").asText("");
+        boolean reported = status.isEmpty() ? total.isNumber() : AiCredits.COMPLETE.equals(status);
+        return reported && total.isNumber() ? Long.valueOf(total.asLong()) : null;
     }
 
     public long tokens() {
         return inputTokens + outputTokens;
+    }
+
+    /** The call's AI credits, or null when unknown. */
+    public Double aiCredits() {
+        return nanoAiu == null ? null : AiCredits.of(nanoAiu);
     }
 }

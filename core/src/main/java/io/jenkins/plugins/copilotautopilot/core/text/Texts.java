@@ -91,6 +91,18 @@ public final class Texts {
         return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
+    /**
+     * AI credits as the log and the pages write them: thousands separated, at most two decimals (a credit is a cent),
+     * and an amount too small to show as {@code <0.01} rather than 0.
+     */
+    public static String credits(double credits) {
+        java.math.BigDecimal rounded = java.math.BigDecimal.valueOf(credits).setScale(2, java.math.RoundingMode.HALF_UP);
+        if (rounded.signum() == 0 && credits > 0) {
+            return "<0.01";
+        }
+        return new java.text.DecimalFormat("#,##0.##", java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT)).format(rounded);
+    }
+
     /** The non-blank entries, stripped, in a new (mutable) list; null gives an empty list. */
     public static java.util.List<String> nonBlank(java.util.List<String> entries) {
         java.util.List<String> out = new java.util.ArrayList<>();

@@ -29,10 +29,10 @@ class QuotaStopTest {
         java.util.Set<String> modelsAsked = java.util.concurrent.ConcurrentHashMap.newKeySet();
         E2eRun run = E2eRun.with(request -> Reply.text("Still thinking, no task_complete yet.").withUsage(5000, 100))
                 .options(o -> o.set(MAX_AUTOPILOT_CONTINUES, 20))
-                .spendGuard((tokens, premium, model) -> {
+                .spendGuard((usage, model) -> {
                     modelsAsked.add(String.valueOf(model));
                     try {
-                        ledger.record("this-run", "team/app", String.valueOf(model), new Spend(tokens, premium));
+                        ledger.record("this-run", "team/app", String.valueOf(model), new Spend(usage.tokens(), usage.premiumRequests()));
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }

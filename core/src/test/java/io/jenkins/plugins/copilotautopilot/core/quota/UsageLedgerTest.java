@@ -279,10 +279,39 @@ class UsageLedgerTest {
         outcomes.put("FAILED", 1); // as a ledger read back after a restart may hold them
         outcomes.put("COMPLETED", 1);
         List<UsageLedger.DayUsage> rows = List.of(new UsageLedger.DayUsage(LocalDate.of(2026, 12, 2), "=cmd,x", "gpt \"x\"", 10, 1.5, 2,
-                outcomes));
-        assertThat(UsageExport.csv(rows)).isEqualTo("day,job,model,tokens,premiumRequests,sessions,outcomes\n"
-                + "2026-12-02,\"'=cmd,x\",\"gpt \"\"x\"\"\",10,1.5,2,COMPLETED=1;FAILED=1\n");
-        assertThat(UsageExport.json(rows)).isEqualTo("[{\"day\":\"2026-12-02\",\"job\":\"=cmd,x\",\"model\":\"gpt \\\"x\\\"\",\"tokens\":10,"
-                + "\"premiumRequests\":1.5,\"sessions\":2,\"outcomes\":{\"COMPLETED\":1,\"FAILED\":1}}]");
+                outcomes, 7.25, 0));
+        assertThat(UsageExport.csv(rows)).isEqualTo("day,job,model,aiCredits,tokens,premiumRequests,sessions,sessionsWithoutAiCredits,outcomes\n"
+                + "2026-12-02,\"'=cmd,x\",\"gpt \"\"x\"\"\",7.25,10,1.5,2,0,COMPLETED=1;FAILED=1\n");
+        assertThat(UsageExport.json(rows)).isEqualTo("[{\"day\":\"2026-12-02\",\"job\":\"=cmd,x\",\"model\":\"gpt \\\"x\\\"\",\"aiCredits\":7.25,"
+                + "\"tokens\":10,\"premiumRequests\":1.5,\"sessions\":2,\"sessionsWithoutAiCredits\":0,\"outcomes\":{\"COMPLETED\":1,\"FAILED\":1}}]");
+    }
+
+    @Test
+    void aiCreditsAreCountedAndReadBackAndAQuotaOfThemStopsButUnreportedCreditsAreNoZero() throws Exception {
+        TestClock clock = new TestClock(T0, UTC);
+        UsageLedger ledger = open(clock);
+        Quota quota = Quota.controller(Quota.Metric.AI_CREDITS, 10, Quota.Window.DAY);
+        ledger.record("a", "j", "gpt-5", new Spend(1000, 1, 2.5, false));
+        ledger.record("a", "j", "gpt-5", new Spend(2000, 2, 7.5, false));
+        assertThat(ledger.spent(quota, "j")).isEqualTo(7.5);
+        assertThat(ledger.reached(List.of(quota), "j")).isNull();
+        ledger.record("byok", "j", "own", new Spend(50_000, 0, 0, true));
+        ledger.record("b", "j", "gpt-5", new Spend(100, 0, 2.5, false));
+        QuotaReached reached = ledger.reached(List.of(quota), "j");
+        assertThat(reached).isNotNull();
+        assertThat(reached.describe(UTC)).startsWith("the quota of 10 AI credits a day for the controller is reached: 10 AI credits spent");
+        ledger.close();
+
+        UsageLedger again = open(clock);
+        assertThat(again.spent(quota, "j")).isEqualTo(10);
+        List<UsageLedger.DayUsage> rows = again.days(LocalDate.of(2000, 1, 1), LocalDate.of(2100, 1, 1), j -> true);
+        UsageLedger.DayUsage gpt = rows.stream().filter(r -> r.model().equals("gpt-5")).findFirst().orElseThrow();
+        UsageLedger.DayUsage own = rows.stream().filter(r -> r.model().equals("own")).findFirst().orElseThrow();
+        assertThat(gpt.knownAiCredits()).isEqualTo(10);
+        assertThat(gpt.sessionsWithoutAiCredits()).isZero();
+        assertThat(own.knownAiCredits()).as("a provider that reports no credits is not free").isNull();
+        assertThat(own.sessionsWithoutAiCredits()).isEqualTo(1);
+        assertThat(UsageExport.csv(List.of(own))).contains(",own,,50000,0,1,1,");
+        again.close();
     }
 }
