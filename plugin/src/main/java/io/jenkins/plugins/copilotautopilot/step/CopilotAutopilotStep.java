@@ -69,6 +69,8 @@ public final class CopilotAutopilotStep extends Step {
     private List<String> denyUrls = new ArrayList<>();
     private Boolean sandbox;
     private Boolean clientTelemetry;
+    private Boolean githubMcpServer;
+    private String reasoningEffort;
     private Boolean otel;
     private String verify;
     private String mcpServers;
@@ -443,6 +445,25 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setClientTelemetry(Boolean clientTelemetry) {
         this.clientTelemetry = clientTelemetry;
+    }
+
+    /** Whether the agent gets the CLI's built-in GitHub MCP server; null: the global setting, else yes. */
+    public Boolean getGithubMcpServer() {
+        return githubMcpServer;
+    }
+
+    @DataBoundSetter
+    public void setGithubMcpServer(Boolean githubMcpServer) {
+        this.githubMcpServer = githubMcpServer;
+    }
+
+    public String getReasoningEffort() {
+        return reasoningEffort;
+    }
+
+    @DataBoundSetter
+    public void setReasoningEffort(String reasoningEffort) {
+        this.reasoningEffort = Util.fixEmptyAndTrim(reasoningEffort);
     }
 
     public Boolean getOtel() {

@@ -73,6 +73,10 @@ public final class CliCommandBuilder {
         if (model != null && providerBaseUrl == null) {
             args.add("--model=" + model);
         }
+        String effort = plan.get(SessionSettings.REASONING_EFFORT);
+        if (effort != null) {
+            args.add("--reasoning-effort=" + effort);
+        }
         if (plan.get(SessionSettings.ALLOW_ALL_TOOLS)) {
             args.add("--allow-all-tools");
         }
@@ -93,6 +97,9 @@ public final class CliCommandBuilder {
         }
         if (plan.get(SessionSettings.UNTRUSTED)) {
             args.add("--no-custom-instructions");
+        }
+        if (plan.get(SessionSettings.UNTRUSTED) || !plan.get(SessionSettings.GITHUB_MCP_SERVER)) {
+            // the built-in GitHub MCP server acts with the session's token: not for a change request's agent
             args.add("--disable-builtin-mcps");
         }
 

@@ -89,6 +89,8 @@ public final class SessionFollower {
     private Stopping stopping;
     private boolean usageWarned;
     private boolean creditsWarned;
+    private final boolean routed;
+    private boolean routingFailureWarned;
     /** The startup limit was looked at once it had passed: from then on there is nothing to check. */
     private boolean startupChecked;
     private final List<String> warnings = new java.util.ArrayList<>();
@@ -103,6 +105,7 @@ public final class SessionFollower {
                 plan.get(SessionSettings.VERIFY), plan.get(SessionSettings.MAX_VERIFY_ROUNDS));
         this.budget = new Budget(plan.get(SessionSettings.MAX_PREMIUM_REQUESTS), plan.get(SessionSettings.MAX_TOKENS),
                 plan.get(SessionSettings.MAX_AI_CREDITS));
+        this.routed = io.jenkins.plugins.copilotautopilot.core.render.LogRenderer.AUTO_MODEL.equals(plan.get(SessionSettings.MODEL));
         this.masker = masker;
         this.timings = timings;
         this.startedAtMillis = startedAtMillis;
@@ -558,7 +561,13 @@ public final class SessionFollower {
     }
 
     private void acceptUsage(CliEvent usageRecord) {
-        journal.recordOwn(EventJournal.USAGE, describe(tracker.acceptUsage(usageRecord)));
+        UsageRecord usage = tracker.acceptUsage(usageRecord);
+        journal.recordOwn(EventJournal.USAGE, describe(usage));
+        if (routed && !usage.auto() && !routingFailureWarned) {
+            routingFailureWarned = true;
+            warn("WARNING: model 'auto': GitHub's routing did not choose a model for turn " + usage.turn() + ", so the Copilot CLI used "
+                    + (usage.model() == null ? "its default model" : "its default model, " + usage.model()) + ", instead.");
+        }
     }
 
     private static byte[] limit(byte[] bytes, long max) {
@@ -741,6 +750,9 @@ public final class SessionFollower {
         com.fasterxml.jackson.databind.node.ObjectNode data = EventParser.mapper().createObjectNode();
         data.put("turn", usage.turn());
         data.put("model", usage.model());
+        if (usage.auto()) {
+            data.put("auto", true);
+        }
         data.put("inputTokens", usage.inputTokens());
         data.put("outputTokens", usage.outputTokens());
         data.put("cacheReadTokens", usage.cacheReadTokens());

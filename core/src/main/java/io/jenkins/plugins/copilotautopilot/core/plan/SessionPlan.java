@@ -263,7 +263,7 @@ public final class SessionPlan implements Serializable {
     /**
      * This plan for a build of a change request whose author is not trusted: no {@code allowAllTools} or
      * {@code allowAllPaths}, no write tools ({@code write} denied, and left out of the allowed ones), no tool secrets, no
-     * MCP servers, and {@link SessionSettings#UNTRUSTED}.
+     * MCP servers (the CLI's built-in GitHub one neither: it acts with the token), and {@link SessionSettings#UNTRUSTED}.
      */
     public Restricted restrictedForUntrusted() {
         List<String> removed = new ArrayList<>();
@@ -294,7 +294,7 @@ public final class SessionPlan implements Serializable {
         SessionPlan restricted = with(SessionSettings.UNTRUSTED, true).with(SessionSettings.ALLOW_ALL_TOOLS, false)
                 .with(SessionSettings.ALLOW_ALL_PATHS, false).with(SessionSettings.ALLOW_TOOLS, allowed.isEmpty() ? null : allowed)
                 .with(SessionSettings.DENY_TOOLS, denied).with(SessionSettings.TOOL_SECRETS, null)
-                .with(SessionSettings.MCP_SERVERS, null);
+                .with(SessionSettings.MCP_SERVERS, null).with(SessionSettings.GITHUB_MCP_SERVER, false);
         return new Restricted(restricted, removed);
     }
 

@@ -41,6 +41,9 @@ public final class SessionSettings {
     public static final Setting<String> CREDENTIALS_ID = add(define("credentialsId", Kind.credentials())
             .title("GitHub token, a Secret text credential"));
     public static final Setting<String> MODEL = add(define("model", Kind.text()).title("Model").option("--model"));
+    public static final Setting<String> REASONING_EFFORT = add(define("reasoningEffort", Kind.choice(List.of("none", "minimal",
+            "low", "medium", "high", "xhigh", "max"), " must be one of none, minimal, low, medium, high, xhigh, max; was '{value}'."))
+            .advanced().title("Reasoning effort (the model must support it)").option("--reasoning-effort"));
     public static final Setting<String> SESSION = add(define("session", Kind.name(SESSION_NAME,
             " must be a name of letters, digits, '.', '_' and '-' (at most 64, not starting with '.', '_' or '-'), e.g. pr-42;"
                     + " was '{value}'.")).merge(Merge.STEP_ONLY)
@@ -89,6 +92,10 @@ public final class SessionSettings {
     public static final Setting<Boolean> CLIENT_TELEMETRY = add(define("clientTelemetry", Kind.flag()).fallback(false)
             .merge(Merge.DEFAULT_NO_HOLDS).advanced().title("Let the Copilot CLI send its own usage telemetry to GitHub")
             .option("--client-telemetry"));
+    public static final Setting<Boolean> GITHUB_MCP_SERVER = add(define("githubMcpServer", Kind.flag()).fallback(true)
+            .merge(Merge.DEFAULT_NO_HOLDS).advanced()
+            .title("Give the agent the Copilot CLI's built-in GitHub MCP server (it acts with the session's GitHub token)")
+            .option("--github-mcp-server"));
     public static final Setting<String> MCP_SERVERS = add(define("mcpServers", Kind.document())
             .title("MCP servers: the CLI's configuration as JSON or YAML, or @file in the workspace"));
 

@@ -71,6 +71,9 @@ public final class LogRenderer implements SessionListener {
     private Boolean recordChanges;
 
     private int currentTurn;
+    private boolean routedModel;
+    /** The model name that lets GitHub route each call. */
+    public static final String AUTO_MODEL = "auto";
     private int deniedFetches;
     /** The acceptance check's rounds at most; 0 without one. */
     private int verifyRounds;
@@ -110,7 +113,14 @@ public final class LogRenderer implements SessionListener {
         String version = command.executable().version() == null ? "" : " " + command.executable().version();
         line("Copilot CLI" + version + " (" + command.executable().path() + ") in " + command.workingDirectory());
         String model = plan.get(SessionSettings.MODEL);
+        routedModel = AUTO_MODEL.equals(model);
         StringBuilder policy = new StringBuilder("Model: ").append(model == null ? "CLI default" : model);
+        if (routedModel) {
+            policy.append(" (GitHub picks each call's model)");
+        }
+        if (plan.get(SessionSettings.REASONING_EFFORT) != null) {
+            policy.append(", reasoning effort ").append(plan.get(SessionSettings.REASONING_EFFORT));
+        }
         String provider = plan.get(SessionSettings.PROVIDER_BASE_URL);
         if (provider != null) {
             policy.append(" via ").append(provider).append(plan.get(SessionSettings.OFFLINE) ? " (offline)" : "");
@@ -429,8 +439,10 @@ public final class LogRenderer implements SessionListener {
         // the CLI writes its usage records in batches, so a record may come turns after its call
         String late = usage.turn() > 0 && usage.turn() != currentTurn ? " (turn " + usage.turn() + ")" : "";
         String credits = usage.aiCredits() == null ? "" : " | AI credits: " + AiCredits.format(usage.aiCredits());
+        // with model auto, GitHub picks each call's model: the line names it
+        String routed = routedModel && usage.model() != null ? " | model: " + usage.model() : "";
         line(INDENT + "tokens" + late + ": " + thousands(usage.inputTokens()) + " in, " + thousands(usage.outputTokens()) + " out"
-                + premium + credits);
+                + routed + premium + credits);
     }
 
     /** The closing block: outcome, reason, summary and the numbers. */

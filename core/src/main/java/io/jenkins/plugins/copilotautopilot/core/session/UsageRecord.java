@@ -18,9 +18,17 @@ import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
  * @param nanoAiu          what GitHub billed for the call in nano AI units (10^9 make one AI credit), or null when the
  *                         service reported no amount ({@code aiCreditsStatus} other than {@code complete}: an own
  *                         provider, or a service that sends none) — unknown, which is not zero
+ * @param auto             whether GitHub's routing ({@code --model auto}) chose the call's model; false also when it
+ *                         was asked to and failed, and the CLI fell back to its default model
  */
 public record UsageRecord(int turn, String model, long inputTokens, long outputTokens, long cacheReadTokens,
-                          long cacheWriteTokens, double premiumRequests, long durationMillis, Long nanoAiu) {
+                          long cacheWriteTokens, double premiumRequests, long durationMillis, Long nanoAiu, boolean auto) {
+
+    /** A record of a call whose model was not routed. */
+    public UsageRecord(int turn, String model, long inputTokens, long outputTokens, long cacheReadTokens,
+                       long cacheWriteTokens, double premiumRequests, long durationMillis, Long nanoAiu) {
+        this(turn, model, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, premiumRequests, durationMillis, nanoAiu, false);
+    }
 
     /** A record without AI credits (an own provider). */
     public UsageRecord(int turn, String model, long inputTokens, long outputTokens, long cacheReadTokens,
@@ -35,7 +43,7 @@ public record UsageRecord(int turn, String model, long inputTokens, long outputT
                 usage.path("inputTokens").asLong(0), usage.path("outputTokens").asLong(0),
                 usage.path("cacheReadTokens").asLong(0), usage.path("cacheWriteTokens").asLong(0),
                 usage.path("cost").asDouble(0), usage.path("duration").canConvertToLong() ? usage.path("duration").asLong() : -1,
-                nanoAiu(usage));
+                nanoAiu(usage), usage.path("isAuto").asBoolean(false));
     }
 
     /**

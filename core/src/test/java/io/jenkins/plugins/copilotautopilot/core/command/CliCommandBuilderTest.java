@@ -39,6 +39,25 @@ class CliCommandBuilderTest {
     }
 
     @Test
+    void reasoningEffortIsPassedAndOnlyTheClisLevelsAreTaken() {
+        assertThat(Commands.build(TaskSpec.of("t").githubToken("github_pat_x").set(MODEL, "gpt-5").set(REASONING_EFFORT, "high"), CLI,
+                "/ws", "/ctl", Map.of()).commandLine()).contains("--model=gpt-5", "--reasoning-effort=high");
+        assertThat(Commands.build(TaskSpec.of("t").githubToken("github_pat_x"), CLI, "/ws", "/ctl", Map.of()).commandLine())
+                .noneMatch(a -> a.startsWith("--reasoning-effort"));
+        assertThat(TaskSpec.of("t").set(REASONING_EFFORT, "extreme").problems()).singleElement().asString()
+                .contains("reasoningEffort must be one of none, minimal, low, medium, high, xhigh, max; was 'extreme'.");
+    }
+
+    @Test
+    void theBuiltInGithubMcpServerIsOnForATrustedBuildUnlessTurnedOffAndNeverForAnUntrustedOne() {
+        assertThat(Commands.build(TaskSpec.of("t").githubToken("github_pat_x"), CLI, "/ws", "/ctl", Map.of()).commandLine())
+                .doesNotContain("--disable-builtin-mcps");
+        assertThat(Commands.build(TaskSpec.of("t").githubToken("github_pat_x").set(GITHUB_MCP_SERVER, false), CLI, "/ws", "/ctl",
+                Map.of()).commandLine()).contains("--disable-builtin-mcps").doesNotContain("--no-custom-instructions");
+        assertThat(TaskSpec.of("t").set(GITHUB_MCP_SERVER, true).plan().restrictedForUntrusted().plan().get(GITHUB_MCP_SERVER)).isFalse();
+    }
+
+    @Test
     void theClisOwnTelemetryIsOffUnlessAllowed() {
         assertThat(Commands.build(TaskSpec.of("task").githubToken("github_pat_x"), CLI, "/ws", "/ctl", Map.of()).commandLine())
                 .contains("--disable-client-telemetry");
