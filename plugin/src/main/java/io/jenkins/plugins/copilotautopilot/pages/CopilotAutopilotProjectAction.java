@@ -16,7 +16,7 @@ import org.kohsuke.stapler.StaplerResponse2;
 
 /**
  * On a job's page: the outcome of the last build that ran a Copilot session, and a trend of turns, duration,
- * premium requests and tokens over recent builds (a server-side SVG at {@code copilot-autopilot-trend/trend}). Added by
+ * AI credits (where reported), premium requests and tokens over recent builds (a server-side SVG at {@code copilot-autopilot-trend/trend}). Added by
  * {@link CopilotAutopilotRunAction#getProjectActions()} (or {@link CopilotAutopilotTrendCarrier}) of the job's last
  * successful build; both look at no more than the last {@value #BUILDS} completed builds.
  */
@@ -60,7 +60,11 @@ public final class CopilotAutopilotProjectAction implements Action {
             long duration = 0;
             Double premium = null;
             Long tokens = null;
+            Double credits = null; // unknown unless a session reported some: never a 0 for "none reported"
             for (SessionRecord s : action.getSessions()) {
+                if (s.getAiCredits() != null) {
+                    credits = (credits == null ? 0 : credits) + s.getAiCredits();
+                }
                 if (s.getInputTokens() != null) {
                     tokens = (tokens == null ? 0 : tokens) + s.getInputTokens() + (s.getOutputTokens() == null ? 0 : s.getOutputTokens());
                 }
@@ -70,7 +74,7 @@ public final class CopilotAutopilotProjectAction implements Action {
                     premium = (premium == null ? 0 : premium) + s.getPremiumRequests();
                 }
             }
-            points.add(new TrendSvg.Point(run.getDisplayName(), action.getWorstOutcome(), turns, duration, premium, tokens));
+            points.add(new TrendSvg.Point(run.getDisplayName(), action.getWorstOutcome(), turns, duration, premium, tokens, credits));
         }
         Collections.reverse(points);
         return points;

@@ -234,9 +234,14 @@ public final class Usage {
         return model == null || model.isBlank() ? "(default)" : model;
     }
 
+    /**
+     * A session's spend from its result or record; its AI credits are missing when a call reported none, or when it
+     * has usage but no status (a record of a version before AI credits: unknown, not 0).
+     */
     private static Spend spend(Long input, Long output, Double premium, Double aiCredits, String aiCreditsStatus) {
+        boolean missing = aiCreditsStatus == null ? input != null || output != null : !AiCredits.COMPLETE.equals(aiCreditsStatus);
         return new Spend((input == null ? 0 : input) + (output == null ? 0 : output), premium == null ? 0 : premium,
-                aiCredits == null ? 0 : aiCredits, aiCreditsStatus != null && !AiCredits.COMPLETE.equals(aiCreditsStatus));
+                aiCredits == null ? 0 : aiCredits, missing);
     }
 
     /** The sessions the builds recorded in the last {@code days} days, for a missing index. */

@@ -9,7 +9,9 @@ import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageExport;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
 import io.jenkins.plugins.copilotautopilot.core.report.TrendSvg;
+import io.jenkins.plugins.copilotautopilot.core.session.AiCredits;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -24,7 +26,9 @@ import org.kohsuke.stapler.StaplerResponse2;
 
 /**
  * What the usage pages show of the index, for the whole controller or one folder or job: the spend per day, job and
- * model with the sessions and their outcomes (newest day first, then the most tokens), their totals, a trend chart
+ * model with the sessions and their outcomes (newest day first, then the most AI credits, then the most tokens), AI
+ * credits first among the numbers (the unit GitHub bills; "not reported" for sessions that reported none, which is not
+ * zero), their totals, a trend chart
  * drawn from {@code trend} (JSON: a value per day of the last 30, days without sessions included), the quotas in
  * effect, and the same rows as CSV or JSON ({@code export?format=csv|json&days=N}). Rows are of jobs the user may read
  * only, except on the administrators' page, which also shows jobs deleted since (as text, without a link).
@@ -35,8 +39,9 @@ public final class UsageView {
     static final int DEFAULT_DAYS = 30;
     static final int MAX_DAYS = 400;
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The page's order: newest day first, then the most tokens, then by job and model. */
+    /** The page's order: newest day first, then the most AI credits (unreported last), the most tokens, by job and model. */
     static final Comparator<UsageLedger.DayUsage> PAGE_ORDER = Comparator.comparing(UsageLedger.DayUsage::day).reversed()
+            .thenComparing(Comparator.comparingDouble(UsageView::creditsOrder).reversed())
             .thenComparing(Comparator.comparingLong(UsageLedger.DayUsage::tokens).reversed())
             .thenComparing(UsageLedger.DayUsage::job).thenComparing(UsageLedger.DayUsage::model);
 
@@ -54,13 +59,37 @@ public final class UsageView {
         this.everything = everything;
     }
 
+    /** The order of AI credits in sorts: unreported below any amount, a reported 0 included. */
+    private static double creditsOrder(UsageLedger.DayUsage r) {
+        Double credits = r.knownAiCredits();
+        return credits == null ? -1 : credits;
+    }
+
     /**
      * A row of the page: a day's spend of one job with one model.
      *
-     * @param url the job's URL relative to Jenkins' root ({@code job/a/job/b/}), or null for a job deleted since
+     * @param url                      the job's URL relative to Jenkins' root ({@code job/a/job/b/}), or null for a job
+     *                                 deleted since
+     * @param aiCredits                the AI credits the row's sessions reported, or null when none did (unknown, not 0)
+     * @param sessionsWithoutAiCredits sessions of the row whose model calls (some or all) reported no AI credits: with
+     *                                 an amount, it is a lower bound
      */
     public record Row(LocalDate day, String job, @CheckForNull String url, String model, long tokens, double premiumRequests,
-                      int sessions, Map<String, Integer> outcomes) {
+                      int sessions, Map<String, Integer> outcomes, @CheckForNull Double aiCredits, int sessionsWithoutAiCredits) {
+        /** {@code 2.5}, {@code at least 2.5} when some sessions reported none, or {@code not reported}. */
+        public String aiCreditsText() {
+            return UsageView.aiCreditsText(aiCredits, sessionsWithoutAiCredits);
+        }
+
+        /** What DataTables sorts and totals: the amount, or -1 for none reported (below any amount, never added). */
+        public String aiCreditsOrder() {
+            return aiCredits == null ? "-1" : BigDecimal.valueOf(Math.round(aiCredits * 1e9) / 1e9).stripTrailingZeros().toPlainString();
+        }
+
+        public boolean isAiCreditsReported() {
+            return aiCredits != null;
+        }
+
         public String tokensText() {
             return UsageView.tokensText(tokens);
         }
@@ -78,8 +107,22 @@ public final class UsageView {
         }
     }
 
-    /** The totals of the rows shown. */
-    public record Totals(int rows, long tokens, double premiumRequests, int sessions) {
+    /**
+     * The totals of the rows shown.
+     *
+     * @param aiCredits                the AI credits of the rows that reported any, or null when none did
+     * @param sessionsWithoutAiCredits sessions whose model calls (some or all) reported none
+     */
+    public record Totals(int rows, long tokens, double premiumRequests, int sessions, @CheckForNull Double aiCredits,
+                         int sessionsWithoutAiCredits) {
+        public String aiCreditsText() {
+            return UsageView.aiCreditsText(aiCredits, sessionsWithoutAiCredits);
+        }
+
+        public boolean isAiCreditsReported() {
+            return aiCredits != null;
+        }
+
         public String tokensText() {
             return UsageView.tokensText(tokens);
         }
@@ -93,8 +136,12 @@ public final class UsageView {
         }
     }
 
-    /** A quota that counts for the scope, and what it counts now. */
-    public record QuotaState(String description, String spentText, boolean reached) {
+    /**
+     * A quota that counts for the scope, and what it counts now.
+     *
+     * @param aiCredits whether it counts AI credits, which sessions that report none (an own provider) do not add to
+     */
+    public record QuotaState(String description, String spentText, boolean reached, boolean aiCredits) {
     }
 
     /** The rows of the last {@code days} days, oldest first, of the jobs this user may see. */
@@ -130,7 +177,7 @@ public final class UsageView {
                     return u == null ? "" : u;
                 });
                 out.add(new Row(r.day(), r.job(), url.isEmpty() ? null : url, r.model(), r.tokens(), r.premiumRequests(), r.sessions(),
-                        r.outcomes()));
+                        r.outcomes(), r.knownAiCredits(), r.sessionsWithoutAiCredits()));
             }
             page = List.copyOf(out);
         }
@@ -142,18 +189,38 @@ public final class UsageView {
         long tokens = 0;
         double premium = 0;
         int sessions = 0;
+        Double credits = null;
+        int withoutCredits = 0;
         List<Row> rows = getRows();
         for (Row r : rows) {
             tokens += r.tokens();
             premium += r.premiumRequests();
             sessions += r.sessions();
+            if (r.aiCredits() != null) {
+                credits = (credits == null ? 0 : credits) + r.aiCredits();
+            }
+            withoutCredits += r.sessionsWithoutAiCredits();
         }
-        return new Totals(rows.size(), tokens, premium, sessions);
+        return new Totals(rows.size(), tokens, premium, sessions, credits, withoutCredits);
     }
 
     /** Whether any session shown recorded premium requests (with one's own model provider none does). */
     public boolean isPremiumRequestsRecorded() throws IOException {
         return getRows().stream().anyMatch(r -> r.premiumRequests() > 0);
+    }
+
+    /** Whether any row shown has AI credits reported (with one's own model provider none does). */
+    public boolean isAiCreditsRecorded() throws IOException {
+        return getRows().stream().anyMatch(r -> r.aiCredits() != null);
+    }
+
+    /** AI credits as the log writes them ({@code 1,250.5}, {@code <0.01}); {@code at least} a lower bound; or {@code not reported}. */
+    public static String aiCreditsText(@CheckForNull Double credits, int sessionsWithout) {
+        if (credits == null) {
+            return io.jenkins.plugins.copilotautopilot.Messages.SessionRecord_CreditsNotReported();
+        }
+        String amount = AiCredits.format(credits);
+        return sessionsWithout > 0 ? io.jenkins.plugins.copilotautopilot.Messages.SessionRecord_CreditsAtLeast(amount) : amount;
     }
 
     /** Tokens as the log writes them: with thousands separators. */
@@ -188,12 +255,12 @@ public final class UsageView {
         List<QuotaState> states = new ArrayList<>();
         for (Quota q : quotas) {
             if (job == null && q.target() == Quota.Target.EACH_JOB) {
-                states.add(new QuotaState(q.describe("counted on each job's page"), "", false));
+                states.add(new QuotaState(q.describe("counted on each job's page"), "", false, q.metric() == Quota.Metric.AI_CREDITS));
                 continue;
             }
             double spent = ledger.spent(q, job == null ? "" : job.getFullName()); // a controller's or folder's counts all it covers
             states.add(new QuotaState(q.describe(job == null ? "" : job.getFullName()), q.metric().format(spent) + " " + q.metric().label(),
-                    spent >= q.limit()));
+                    spent >= q.limit(), q.metric() == Quota.Metric.AI_CREDITS));
         }
         return states;
     }
@@ -210,9 +277,11 @@ public final class UsageView {
 
     /**
      * {@code trend?days=N} (30 by default, at most 400): what the chart draws, as JSON: {@code days} (every day of the
-     * period, oldest first, {@code yyyy-MM-dd}, days without sessions included), and per day {@code tokens},
-     * {@code premiumRequests}, {@code sessions} and {@code outcomes} (outcome: sessions); {@code premiumRequestsRecorded}
-     * is false when every day's premium requests are 0.
+     * period, oldest first, {@code yyyy-MM-dd}, days without sessions included), and per day {@code aiCredits} (null
+     * for a day whose spend reported none: unknown, not 0), {@code sessionsWithoutAiCredits} (with an amount, it is a
+     * lower bound), {@code tokens}, {@code premiumRequests}, {@code sessions} and {@code outcomes} (outcome: sessions);
+     * {@code aiCreditsRecorded} is false when no day has an amount, {@code premiumRequestsRecorded} when every day's
+     * premium requests are 0.
      */
     public void doTrend(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
         Integer days = days(req, rsp);
@@ -229,7 +298,14 @@ public final class UsageView {
         Map<LocalDate, double[]> premium = new TreeMap<>();
         Map<LocalDate, int[]> sessions = new TreeMap<>();
         Map<LocalDate, Map<String, Integer>> outcomes = new TreeMap<>();
+        Map<LocalDate, Double> credits = new TreeMap<>(); // a day without an amount reported is absent
+        Map<LocalDate, int[]> withoutCredits = new TreeMap<>();
         for (UsageLedger.DayUsage r : rows) {
+            Double known = r.knownAiCredits();
+            if (known != null) {
+                credits.merge(r.day(), known, Double::sum);
+            }
+            withoutCredits.computeIfAbsent(r.day(), d -> new int[1])[0] += r.sessionsWithoutAiCredits();
             tokens.computeIfAbsent(r.day(), d -> new long[1])[0] += r.tokens();
             premium.computeIfAbsent(r.day(), d -> new double[1])[0] += r.premiumRequests();
             sessions.computeIfAbsent(r.day(), d -> new int[1])[0] += r.sessions();
@@ -237,13 +313,26 @@ public final class UsageView {
         }
         ObjectNode json = JSON.createObjectNode();
         ArrayNode dayList = json.putArray("days");
+        ArrayNode creditList = json.putArray("aiCredits");
+        ArrayNode withoutCreditList = json.putArray("sessionsWithoutAiCredits");
         ArrayNode tokenList = json.putArray("tokens");
         ArrayNode premiumList = json.putArray("premiumRequests");
         ArrayNode sessionList = json.putArray("sessions");
         ArrayNode outcomeList = json.putArray("outcomes");
         boolean anyPremium = false;
+        boolean anyCredits = false;
         for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
             dayList.add(d.toString());
+            Double c = credits.get(d);
+            if (c != null) {
+                anyCredits = true;
+                creditList.add(Math.round(c * 1e9) / 1e9); // to the nano AI unit: no binary sums' tails
+            } else if (tokens.containsKey(d)) {
+                creditList.addNull(); // spend, but no amount reported: unknown
+            } else {
+                creditList.add(0); // nothing spent that day
+            }
+            withoutCreditList.add(withoutCredits.getOrDefault(d, new int[1])[0]);
             tokenList.add(tokens.getOrDefault(d, new long[1])[0]);
             double p = premium.getOrDefault(d, new double[1])[0];
             anyPremium |= p > 0;
@@ -252,6 +341,7 @@ public final class UsageView {
             ObjectNode o = outcomeList.addObject();
             outcomes.getOrDefault(d, Map.of()).forEach(o::put);
         }
+        json.put("aiCreditsRecorded", anyCredits);
         json.put("premiumRequestsRecorded", anyPremium);
         return json.toString();
     }

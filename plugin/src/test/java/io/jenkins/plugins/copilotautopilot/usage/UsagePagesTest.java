@@ -41,12 +41,16 @@ class UsagePagesTest {
 
     private static int sessions;
 
-    /** A finished session of {@code job} on {@code day} (today: now), as the index counts it. */
+    /** A finished session of {@code job} on {@code day} (today: now) without AI credits known, as the index counts it. */
     private static void session(String job, String model, LocalDate day, long tokens, double premiumRequests, String outcome) throws Exception {
+        session(job, model, day, new Spend(tokens, premiumRequests), outcome);
+    }
+
+    private static void session(String job, String model, LocalDate day, Spend spend, String outcome) throws Exception {
         UsageLedger ledger = Usage.get().ledger();
         LocalDate today = LocalDate.now(ledger.zone());
         java.time.Instant at = day.equals(today) ? java.time.Instant.now() : day.atTime(LocalTime.NOON).atZone(ledger.zone()).toInstant();
-        ledger.rebuild(List.of(new UsageLedger.SessionSummary("s" + (++sessions), job, model, at, new Spend(tokens, premiumRequests), outcome)));
+        ledger.rebuild(List.of(new UsageLedger.SessionSummary("s" + (++sessions), job, model, at, spend, outcome)));
     }
 
     private static LocalDate today() throws Exception {
@@ -84,16 +88,20 @@ class UsagePagesTest {
         JenkinsRule.WebClient wc = j.createWebClient().withJavaScriptEnabled(false);
         HtmlPage page = wc.goTo("manage/copilot-usage/");
         List<HtmlTableRow> rows = bodyRows(page);
-        List<String> order = rows.stream().map(r -> cell(r, 0) + " " + cell(r, 1) + " " + cell(r, 3)).toList();
+        List<String> order = rows.stream().map(r -> cell(r, 0) + " " + cell(r, 1) + " " + cell(r, 4)).toList();
         assertThat("newest day first, then the most tokens", order, contains(
                 today + " team/web 2,000",
                 today + " team/app 1,200",
                 today.minusDays(1) + " team/app 9,000",
                 today.minusDays(3) + " gone (deleted since) 100"));
-        assertEquals("1 COMPLETED", cell(rows.get(0), 6));
-        assertEquals("1 COMPLETED, 1 OVER_BUDGET", cell(rows.get(1), 6));
-        assertEquals("2", cell(rows.get(1), 5));
-        assertEquals("1200", rows.get(1).getCell(3).getAttribute("data-order"), "DataTables sorts the number, not the text");
+        assertEquals("1 COMPLETED", cell(rows.get(0), 7));
+        assertEquals("1 COMPLETED, 1 OVER_BUDGET", cell(rows.get(1), 7));
+        assertEquals("2", cell(rows.get(1), 6));
+        assertEquals("1200", rows.get(1).getCell(4).getAttribute("data-order"), "DataTables sorts the number, not the text");
+        // sessions that reported no AI credits (here: as recorded before there were any): not reported, never 0
+        assertEquals("not reported", cell(rows.get(1), 3));
+        assertEquals("-1", rows.get(1).getCell(3).getAttribute("data-order"), "below any amount, and never added up");
+        assertEquals("not reported", footer(page, "copilot-usage-total-credits"));
 
         // the totals of the rows: 2,000 + 1,200 + 9,000 + 100 tokens, 2 + 1.5 premium requests, 5 sessions
         assertEquals("Total", footer(page, "copilot-usage-total-label"));
@@ -154,7 +162,7 @@ class UsagePagesTest {
         // the job's page
         // the job's page: its rows, without a column naming the job on each
         HtmlPage app = wc.goTo("job/team/job/app/copilot-usage/");
-        assertThat(bodyRows(app).stream().map(r -> cell(r, 0) + " " + cell(r, 1) + " " + cell(r, 2)).toList(),
+        assertThat(bodyRows(app).stream().map(r -> cell(r, 0) + " " + cell(r, 1) + " " + cell(r, 3)).toList(),
                 contains(today + " gpt-5 1,200", today.minusDays(1) + " gpt-5 9,000"));
         assertThat(app.querySelectorAll("table.copilot-usage-rows .copilot-usage-col-job"), empty());
         assertEquals("10,200", footer(app, "copilot-usage-total-tokens"));
@@ -194,6 +202,11 @@ class UsagePagesTest {
             assertEquals(2, trend.get("sessions").get(29).asInt());
             assertEquals(0, trend.get("premiumRequests").get(29).asDouble());
             assertEquals(false, trend.get("premiumRequestsRecorded").asBoolean());
+            assertEquals(false, trend.get("aiCreditsRecorded").asBoolean());
+            assertThat("a day with sessions that reported no AI credits: unknown", trend.get("aiCredits").get(29).isNull(), org.hamcrest.Matchers.is(true));
+            assertEquals(0, trend.get("aiCredits").get(28).asDouble(), "a day without sessions spent nothing");
+            assertThat(trend.get("aiCredits").get(28).isNull(), org.hamcrest.Matchers.is(false));
+            assertEquals(2, trend.get("sessionsWithoutAiCredits").get(29).asInt());
             assertEquals(1, trend.get("outcomes").get(29).get("FAILED").asInt());
             assertEquals(0, trend.get("outcomes").get(0).size());
         }
@@ -201,10 +214,91 @@ class UsagePagesTest {
                 .get("days").size());
 
         HtmlPage page = wc.goTo("manage/copilot-usage/");
-        assertThat(page.querySelector("p.copilot-usage-no-premium").asNormalizedText(), containsString("No premium requests were recorded"));
+        assertThat(page.querySelector("p.copilot-usage-no-premium").asNormalizedText(),
+                containsString("No premium requests and no AI credits were recorded in these 30 days (sessions with your own model provider report neither)"));
+        assertThat(page.querySelector("p.copilot-usage-credits-not-reported"), nullValue());
         assertThat("the chart is drawn from the JSON, not an image", page.querySelectorAll("img[src$='/trend']"), empty());
         assertEquals("1 row", footer(page, "copilot-usage-total-rows"));
         assertEquals("5,000", footer(page, "copilot-usage-total-tokens"));
+    }
+
+    @Test
+    void aiCreditsLeadTheNumbersAndWhatWasNotReportedIsNoZero(JenkinsRule j) throws Exception {
+        j.jenkins.createProject(FreeStyleProject.class, "paid");
+        j.jenkins.createProject(FreeStyleProject.class, "byok");
+        j.jenkins.createProject(FreeStyleProject.class, "mixed");
+        QuotaConfiguration.get().setQuotas(List.of(new QuotaLimit("AI_CREDITS", "50"), new QuotaLimit("TOKENS", "1000000")));
+        LocalDate today = today();
+        session("paid", "gpt-5", today, new Spend(1_000, 1, 12.5, false), "COMPLETED");
+        session("paid", "gpt-5", today, new Spend(500, 0.5, 0.75, false), "COMPLETED");
+        session("byok", "my-model", today, new Spend(90_000, 0, 0, true), "COMPLETED"); // an own provider
+        session("mixed", "gpt-5", today, new Spend(300, 0, 3, false), "COMPLETED");
+        session("mixed", "gpt-5", today, new Spend(200, 0, 1, true), "FAILED"); // some calls reported none
+        session("byok", "my-model", today.minusDays(1), new Spend(5_000, 0, 0, true), "COMPLETED");
+
+        JenkinsRule.WebClient wc = j.createWebClient().withJavaScriptEnabled(false);
+        HtmlPage page = wc.goTo("manage/copilot-usage/");
+        List<String> headers = new ArrayList<>();
+        for (DomNode th : page.querySelectorAll("table.copilot-usage-rows > thead th")) {
+            headers.add(th.asNormalizedText().trim());
+        }
+        assertThat("AI credits first among the numbers", headers,
+                contains("Day", "Job", "Model", "AI credits", "Tokens", "Premium requests", "Sessions", "Outcomes"));
+        List<HtmlTableRow> rows = bodyRows(page);
+        assertThat("newest day first, then the most AI credits (none reported last), then the most tokens",
+                rows.stream().map(r -> cell(r, 0) + " " + cell(r, 1) + " " + cell(r, 3) + " " + cell(r, 4)).toList(), contains(
+                        today + " paid 13.25 1,500",
+                        today + " mixed at least 4 500",
+                        today + " byok not reported 90,000",
+                        today.minusDays(1) + " byok not reported 5,000"));
+        assertEquals("13.25", rows.get(0).getCell(3).getAttribute("data-order"));
+        assertEquals("0", rows.get(0).getCell(3).getAttribute("data-without"));
+        assertEquals("4", rows.get(1).getCell(3).getAttribute("data-order"));
+        assertEquals("1", rows.get(1).getCell(3).getAttribute("data-without"));
+        assertEquals("-1", rows.get(2).getCell(3).getAttribute("data-order"));
+        assertThat(rows.get(2).getCell(3).querySelector("span.copilot-usage-note"), not(nullValue()));
+        // the totals: what was reported, a lower bound as some sessions reported none
+        assertEquals("at least 17.25", footer(page, "copilot-usage-total-credits"));
+        assertEquals("97,000", footer(page, "copilot-usage-total-tokens"));
+        assertEquals("6", footer(page, "copilot-usage-total-sessions"));
+        // premium requests and AI credits recorded: no note says there are none; one says what "not reported" means
+        assertThat(page.querySelector("p.copilot-usage-no-premium"), nullValue());
+        assertThat(page.querySelector("p.copilot-usage-no-credits"), nullValue());
+        assertThat(page.querySelector("p.copilot-usage-credits-not-reported").asNormalizedText(),
+                containsString("3 sessions reported no AI credits for some or all model calls (an own model provider"));
+        assertEquals("AI credits", ((DomElement) page.querySelector("div.copilot-usage-trend")).getAttribute("data-ai-credits-label"));
+
+        // the quotas: the one in AI credits shows what was spent against it like the others, and what it cannot count
+        List<String> quotas = new ArrayList<>();
+        for (DomNode tr : page.querySelectorAll("table.copilot-usage-quotas > tbody > tr")) {
+            quotas.add(((HtmlTableRow) tr).getCell(0).asNormalizedText().trim().replaceAll("\\s+", " ") + " | " + cell((HtmlTableRow) tr, 1));
+        }
+        assertThat(quotas, contains(
+                "the quota of 50 AI credits a day for the controller Sessions whose model calls report no AI credits (an own model provider) "
+                        + "are not counted by it. | 17.25 AI credits",
+                "the quota of 1,000,000 tokens a day for the controller | 92,000 tokens"));
+
+        // the trend: AI credits per day, null for a day whose sessions reported none, 0 for a day without sessions
+        JsonNode trend = JSON.readTree(wc.goTo("manage/copilot-usage/trend", "application/json").getWebResponse().getContentAsString());
+        assertEquals(true, trend.get("aiCreditsRecorded").asBoolean());
+        assertEquals(17.25, trend.get("aiCredits").get(29).asDouble());
+        assertEquals(2, trend.get("sessionsWithoutAiCredits").get(29).asInt());
+        assertThat(trend.get("aiCredits").get(28).isNull(), org.hamcrest.Matchers.is(true));
+        assertEquals(0, trend.get("aiCredits").get(27).asDouble());
+        assertThat(trend.get("aiCredits").get(27).isNull(), org.hamcrest.Matchers.is(false));
+
+        // a job's page: the job that reported none says so in its rows and its totals, and no amount is made up
+        HtmlPage byok = wc.goTo("job/byok/copilot-usage/");
+        assertThat(bodyRows(byok).stream().map(r -> cell(r, 2)).toList(), contains("not reported", "not reported"));
+        assertEquals("not reported", footer(byok, "copilot-usage-total-credits"));
+        assertThat(byok.querySelector("p.copilot-usage-no-credits").asNormalizedText(),
+                containsString("No premium requests and no AI credits were recorded in these 30 days"));
+        JsonNode byokTrend = JSON.readTree(wc.goTo("job/byok/copilot-usage/trend", "application/json").getWebResponse().getContentAsString());
+        assertEquals(false, byokTrend.get("aiCreditsRecorded").asBoolean());
+        HtmlPage paid = wc.goTo("job/paid/copilot-usage/");
+        assertEquals("13.25", cell(bodyRows(paid).get(0), 2));
+        assertEquals("13.25", footer(paid, "copilot-usage-total-credits"));
+        assertThat(paid.querySelector("p.copilot-usage-credits-not-reported"), nullValue());
     }
 
     @Test

@@ -10,9 +10,9 @@ package io.jenkins.plugins.copilotautopilot.core.quota;
 public record Spend(long tokens, double premiumRequests, double aiCredits, boolean creditsMissing) {
     public static final Spend NONE = new Spend(0, 0, 0, false);
 
-    /** A spend without AI credits known either way (from before they were recorded). */
+    /** A spend whose AI credits are unknown (recorded before they were, or by a provider that reports none). */
     public Spend(long tokens, double premiumRequests) {
-        this(tokens, premiumRequests, 0, false);
+        this(tokens, premiumRequests, 0, true);
     }
 
     public Spend plus(Spend other) {

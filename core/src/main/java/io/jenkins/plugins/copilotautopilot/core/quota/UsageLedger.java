@@ -35,10 +35,12 @@ import java.util.function.Predicate;
  * <ul>
  *   <li>{@code {"u":session,"j":job,"m":model,"at":millis,"tok":tokens,"pr":premium,"cr":aiCredits,"cm":true}}: the
  *       session's totals so far (the CLI's usage records; {@code cm} when some call reported no AI credits); what grew
- *       since its previous line is spent at {@code at};</li>
+ *       since its previous line is spent at {@code at}. A line without {@code cr} has no amount known: one written
+ *       before AI credits were recorded reads as a session that reported none, never as a cost of 0;</li>
  *   <li>{@code {"e":session,"at":millis,"o":outcome}}: the session ended;</li>
  *   <li>written by a compaction: {@code {"d":day,"j","m","tok","pr","cr","n","nc","o":{outcome:count}}} a day's totals
- *       ({@code nc}: sessions with calls that reported no AI credits),
+ *       ({@code nc}: sessions with calls that reported no AI credits; a day line without {@code cr} and {@code nc}, of
+ *       a version before AI credits, counts all its sessions so),
  *       {@code {"s":session,...}} a session's totals already counted, {@code {"p":millis,"j","m","tok","pr"}} a
  *       recent spend (what the windows count).</li>
  * </ul>
@@ -307,9 +309,12 @@ public final class UsageLedger {
                 .put("tok", totals.tokens()).put("pr", totals.premiumRequests()), totals);
     }
 
-    /** The spend's AI credits on a line: only what is there, so that lines without credits stay as short as before. */
+    /**
+     * The spend's AI credits on a line: {@code cr} whenever an amount is known (a reported 0 included: a line without
+     * it reads as unknown, as lines of versions before AI credits), {@code cm} when some call reported none.
+     */
     private static ObjectNode credits(ObjectNode line, Spend spend) {
-        if (spend.aiCredits() != 0) {
+        if (spend.aiCredits() != 0 || !spend.creditsMissing()) {
             line.put("cr", spend.aiCredits());
         }
         if (spend.creditsMissing()) {
@@ -319,7 +324,9 @@ public final class UsageLedger {
     }
 
     private static Spend spend(JsonNode n) {
-        return new Spend(n.get("tok").asLong(), n.get("pr").asDouble(), n.path("cr").asDouble(0), n.path("cm").asBoolean(false));
+        // no amount on the line: reported none, or written before AI credits were recorded; unknown either way
+        return new Spend(n.get("tok").asLong(), n.get("pr").asDouble(), n.path("cr").asDouble(0),
+                n.path("cm").asBoolean(false) || !n.has("cr"));
     }
 
     private static ObjectNode endLine(String session, long at, String outcome) {
@@ -362,7 +369,7 @@ public final class UsageLedger {
             DayTotals t = days.computeIfAbsent(new DayKey(LocalDate.parse(n.get("d").asText()), text(n, "j"), text(n, "m")), k -> new DayTotals());
             t.spend = t.spend.plus(spend(n));
             t.sessions += n.path("n").asInt();
-            t.sessionsWithoutCredits += n.path("nc").asInt();
+            t.sessionsWithoutCredits += n.has("nc") || n.has("cr") ? n.path("nc").asInt() : n.path("n").asInt();
             n.path("o").fields().forEachRemaining(o -> t.outcomes.merge(o.getKey(), o.getValue().asInt(), Integer::sum));
         } else if (n.hasNonNull("s")) {
             SessionState s = new SessionState(text(n, "j"), text(n, "m"), LocalDate.parse(n.get("day").asText()));

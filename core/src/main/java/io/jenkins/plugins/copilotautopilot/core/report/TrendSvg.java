@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Draws how a job's Copilot sessions develop over recent builds: turns, duration and premium requests per
- * build, as three small bar charts coloured by outcome (server-side SVG, no scripts, all text escaped).
+ * Draws how a job's Copilot sessions develop over recent builds: turns, duration, AI credits (when some build reported
+ * any), premium requests and tokens per build, as small bar charts coloured by outcome (server-side SVG, no scripts, all
+ * text escaped). A value that is unknown ({@link Double#NaN} in a {@link Series}) draws no bar and says "not reported".
  */
 public final class TrendSvg {
     static final int WIDTH = 480;
@@ -27,28 +28,44 @@ public final class TrendSvg {
      * @param durationMillis  time spent in sessions
      * @param premiumRequests premium requests, or null when unknown
      * @param tokens          tokens (input plus output) of the model calls, or null when the CLI recorded no usage
+     * @param aiCredits       the AI credits the build's sessions reported, or null when none did (unknown, not 0)
      */
-    public record Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests, Long tokens) {
+    public record Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests, Long tokens,
+                        Double aiCredits) {
         /** A build without usage records. */
         public Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests) {
-            this(label, outcome, turns, durationMillis, premiumRequests, null);
+            this(label, outcome, turns, durationMillis, premiumRequests, null, null);
+        }
+
+        /** A build whose sessions reported no AI credits. */
+        public Point(String label, String outcome, int turns, long durationMillis, Double premiumRequests, Long tokens) {
+            this(label, outcome, turns, durationMillis, premiumRequests, tokens, null);
         }
     }
+
+    /** What a chart writes for a value that is unknown. */
+    static final String NOT_REPORTED = "not reported";
 
     /** @param points oldest first */
     public static String render(List<Point> points) {
         List<String> labels = points.stream().map(Point::label).toList();
         List<String> outcomes = points.stream().map(Point::outcome).toList();
-        return render("Copilot sessions in the last " + points.size() + " builds", labels, outcomes, List.of(
-                new Series("Turns", points.stream().mapToDouble(Point::turns).toArray(), v -> Texts.number(v)),
-                new Series("Duration", points.stream().mapToDouble(Point::durationMillis).toArray(),
-                        v -> Durations.describe(Duration.ofMillis((long) v))),
-                new Series("Premium requests", points.stream().mapToDouble(p -> p.premiumRequests() == null ? 0 : p.premiumRequests()).toArray(),
-                        v -> Texts.number(v)),
-                new Series("Tokens", points.stream().mapToDouble(p -> p.tokens() == null ? 0 : p.tokens()).toArray(), TrendSvg::thousands)));
+        List<Series> series = new java.util.ArrayList<>();
+        series.add(new Series("Turns", points.stream().mapToDouble(Point::turns).toArray(), v -> Texts.number(v)));
+        series.add(new Series("Duration", points.stream().mapToDouble(Point::durationMillis).toArray(),
+                v -> Durations.describe(Duration.ofMillis((long) v))));
+        if (points.stream().anyMatch(p -> p.aiCredits() != null)) {
+            // first of what the builds spent: the unit GitHub bills; a build that reported none has no bar, not a 0
+            series.add(new Series("AI credits", points.stream().mapToDouble(p -> p.aiCredits() == null ? Double.NaN : p.aiCredits()).toArray(),
+                    v -> Double.isNaN(v) ? NOT_REPORTED : Texts.credits(v)));
+        }
+        series.add(new Series("Premium requests", points.stream().mapToDouble(p -> p.premiumRequests() == null ? 0 : p.premiumRequests()).toArray(),
+                v -> Texts.number(v)));
+        series.add(new Series("Tokens", points.stream().mapToDouble(p -> p.tokens() == null ? 0 : p.tokens()).toArray(), TrendSvg::thousands));
+        return render("Copilot sessions in the last " + points.size() + " builds", labels, outcomes, series);
     }
 
-    /** One bar chart of a trend: its name, a value per bar, and how a value is written. */
+    /** One bar chart of a trend: its name, a value per bar ({@link Double#NaN}: unknown, no bar), and how a value is written. */
     public record Series(String name, double[] values, java.util.function.DoubleFunction<String> format) {
     }
 
@@ -77,11 +94,18 @@ public final class TrendSvg {
         return String.format(java.util.Locale.ROOT, "%,d", (long) v);
     }
 
+    /** A chart's name inside a sentence: {@code premium requests}, but {@code AI credits}. */
+    static String inSentence(String name) {
+        return name.length() > 1 && Character.isUpperCase(name.charAt(1)) ? name : name.toLowerCase(java.util.Locale.ROOT);
+    }
+
     private static void chart(StringBuilder svg, List<String> labels, List<String> outcomes, int top, Series series) {
         String name = series.name();
         double max = 0;
         for (double v : series.values()) {
-            max = Math.max(max, v);
+            if (!Double.isNaN(v)) {
+                max = Math.max(max, v);
+            }
         }
         svg.append("<text x=\"4\" y=\"").append(top + CHART_HEIGHT / 2 + 4).append("\" fill=\"#424242\">").append(TimelineSvg.escape(name)).append("</text>");
         svg.append("<text x=\"").append(LEFT - 4).append("\" y=\"").append(top + 10).append("\" text-anchor=\"end\" fill=\"#757575\">")
@@ -97,10 +121,10 @@ public final class TrendSvg {
         for (int i = 0; i < labels.size(); i++) {
             double v = i < series.values().length ? series.values()[i] : 0;
             String outcome = outcomes.get(i);
-            double h = max <= 0 ? 0 : Math.max(1, (CHART_HEIGHT - 2) * v / max);
+            double h = max <= 0 || Double.isNaN(v) ? 0 : Math.max(1, (CHART_HEIGHT - 2) * v / max);
             double x = LEFT + i * slot + (slot - barWidth) / 2;
             svg.append("<g class=\"bar\"><title>").append(TimelineSvg.escape(labels.get(i) + (outcome == null ? "" : " " + outcome) + ": "
-                    + name.toLowerCase(java.util.Locale.ROOT) + " " + series.format().apply(v))).append("</title><rect x=\"").append(TimelineSvg.num(x)).append("\" y=\"")
+                    + inSentence(name) + " " + series.format().apply(v))).append("</title><rect x=\"").append(TimelineSvg.num(x)).append("\" y=\"")
                     .append(TimelineSvg.num(baseline - h)).append("\" width=\"").append(TimelineSvg.num(barWidth))
                     .append("\" height=\"").append(TimelineSvg.num(h)).append("\" fill=\"")
                     .append(outcome == null ? "#1976d2" : TimelineSvg.outcomeColor(outcome)).append("\"/></g>");

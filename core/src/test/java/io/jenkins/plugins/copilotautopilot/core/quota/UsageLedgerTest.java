@@ -314,4 +314,38 @@ class UsageLedgerTest {
         assertThat(UsageExport.csv(List.of(own))).contains(",own,,50000,0,1,1,");
         again.close();
     }
+
+    @Test
+    void linesOfVersionsBeforeAiCreditsReadAsNoneReportedAndAReportedZeroStaysAZero() throws Exception {
+        TestClock clock = new TestClock(T0, UTC);
+        Path file = dir.resolve("usage/ledger.jsonl");
+        Files.createDirectories(file.getParent());
+        long at = T0.toEpochMilli();
+        // as a version before AI credits wrote them: a session's totals and end, and a compacted day
+        Files.writeString(file, "{\"u\":\"old\",\"j\":\"j\",\"m\":\"gpt-5\",\"at\":" + at + ",\"tok\":500,\"pr\":1}\n"
+                + "{\"e\":\"old\",\"at\":" + at + ",\"o\":\"COMPLETED\"}\n"
+                + "{\"d\":\"2026-12-01\",\"j\":\"j\",\"m\":\"gpt-5\",\"tok\":900,\"pr\":2,\"n\":3,\"o\":{\"COMPLETED\":3}}\n"
+                + "{\"d\":\"2026-11-30\",\"j\":\"j\",\"m\":\"gpt-5\",\"tok\":900,\"pr\":2,\"cr\":4.5,\"n\":2,\"nc\":1,\"o\":{}}\n");
+        UsageLedger ledger = open(clock);
+        ledger.record("free", "j", "free-model", new Spend(100, 0, 0, false)); // every call reported 0: known, free
+        ledger.close();
+
+        UsageLedger again = open(clock);
+        List<UsageLedger.DayUsage> rows = again.days(LocalDate.of(2026, 11, 1), LocalDate.of(2026, 12, 31), j -> true);
+        UsageLedger.DayUsage today = rows.stream().filter(r -> r.day().equals(LocalDate.of(2026, 12, 2)) && r.model().equals("gpt-5"))
+                .findFirst().orElseThrow();
+        assertThat(today.knownAiCredits()).as("an old session is unknown, not free").isNull();
+        assertThat(today.sessionsWithoutAiCredits()).isEqualTo(1);
+        UsageLedger.DayUsage oldDay = rows.stream().filter(r -> r.day().equals(LocalDate.of(2026, 12, 1))).findFirst().orElseThrow();
+        assertThat(oldDay.knownAiCredits()).isNull();
+        assertThat(oldDay.sessionsWithoutAiCredits()).isEqualTo(3);
+        UsageLedger.DayUsage newDay = rows.stream().filter(r -> r.day().equals(LocalDate.of(2026, 11, 30))).findFirst().orElseThrow();
+        assertThat(newDay.knownAiCredits()).isEqualTo(4.5);
+        assertThat(newDay.sessionsWithoutAiCredits()).isEqualTo(1);
+        UsageLedger.DayUsage free = rows.stream().filter(r -> r.model().equals("free-model")).findFirst().orElseThrow();
+        assertThat(free.knownAiCredits()).as("a reported 0 is read back as 0").isEqualTo(0.0);
+        assertThat(free.sessionsWithoutAiCredits()).isZero();
+        assertThat(Files.readString(file)).contains("\"u\":\"free\"").contains("\"cr\":0.0");
+        again.close();
+    }
 }
