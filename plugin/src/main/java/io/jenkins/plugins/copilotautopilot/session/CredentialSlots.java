@@ -146,8 +146,7 @@ public final class CredentialSlots {
         Integer cap;
         try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
             if (SessionSlots.CONTROLLER.equals(scope)) {
-                QuotaConfiguration configuration = QuotaConfiguration.get();
-                cap = configuration == null ? null : configuration.getSessionsPerCredential();
+                cap = QuotaConfiguration.get().getSessionsPerCredential();
             } else {
                 Jenkins jenkins = Jenkins.getInstanceOrNull();
                 AbstractFolder<?> folder = jenkins == null ? null : jenkins.getItemByFullName(scope, AbstractFolder.class);
