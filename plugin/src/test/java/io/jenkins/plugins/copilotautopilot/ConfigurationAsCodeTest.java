@@ -115,12 +115,15 @@ class ConfigurationAsCodeTest {
         assertTrue(quotas.get(1).isEachJob());
         assertEquals(Integer.valueOf(90), io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getUsageRetentionDays());
         assertEquals(2, new io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration().getQuotas().size(), "saved");
+        assertEquals(Integer.valueOf(3), io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getSessionsPerCredential());
+        assertEquals(Integer.valueOf(3), new io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration().getSessionsPerCredential(), "saved");
 
         String exported = Util.toYamlString(Util.getUnclassifiedRoot(new ConfigurationContext(ConfiguratorRegistry.get())).get("copilotAutopilotQuotas"));
         assertThat(exported, containsString("metric: \"PREMIUM_REQUESTS\""));
         assertThat(exported, containsString("window: \"ROLLING_24H\""));
         assertThat(exported, containsString("eachJob: true"));
         assertThat(exported, containsString("usageRetentionDays: 90"));
+        assertThat(exported, containsString("sessionsPerCredential: 3"));
     }
 
     @Test

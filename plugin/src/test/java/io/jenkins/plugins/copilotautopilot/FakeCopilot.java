@@ -23,6 +23,7 @@ final class FakeCopilot {
     private String summary;
     private String blocker;
     private final StringBuilder afterFirstTurn = new StringBuilder();
+    private Path runs;
 
     private FakeCopilot(Path dir) {
         this.dir = dir;
@@ -114,6 +115,15 @@ final class FakeCopilot {
         return "'" + text.replace("'", "'\\''") + "'";
     }
 
+    /**
+     * Counts the scripts running at once in {@code folder}: each start appends how many run (itself included) to
+     * {@code counts.txt} and its job's name to {@code starts.txt}; each end takes itself out before it exits.
+     */
+    FakeCopilot countingRunsIn(Path folder) {
+        this.runs = folder;
+        return this;
+    }
+
     /** Where the script records its arguments, one per line. */
     Path argsFile() {
         return dir.resolve("args.txt");
@@ -149,6 +159,12 @@ final class FakeCopilot {
                 .append("cat > '").append(stdinFile()).append("'\n")
                 .append("env > '").append(envFile()).append("'\n")
                 .append(before);
+        if (runs != null) {
+            Files.createDirectories(runs.resolve("running"));
+            script.append("touch '").append(runs.resolve("running")).append("'/run.$$\n")
+                    .append("ls '").append(runs.resolve("running")).append("' | wc -l | tr -d ' ' >> '").append(runs.resolve("counts.txt")).append("'\n")
+                    .append("printf '%s\\n' \"$JOB_NAME\" >> '").append(runs.resolve("starts.txt")).append("'\n");
+        }
         boolean split = hangMarker != null || pauseSeconds != null || afterFirstTurn.length() > 0;
         if (split) {
             script.append("head -n 8 '").append(events).append("'\n")
@@ -163,8 +179,11 @@ final class FakeCopilot {
             script.append("sleep ").append(pauseSeconds).append("\n");
         }
         script.append("tail -n +").append(split ? 9 : 1).append(" '").append(events).append("'")
-                .append(" | while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done\n")
-                .append("exit ").append(exit).append('\n');
+                .append(" | while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done\n");
+        if (runs != null) {
+            script.append("rm -f '").append(runs.resolve("running")).append("'/run.$$\n");
+        }
+        script.append("exit ").append(exit).append('\n');
         Path executable = dir.resolve("copilot");
         Files.writeString(executable, script, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));

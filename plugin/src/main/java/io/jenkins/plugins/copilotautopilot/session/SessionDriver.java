@@ -68,6 +68,8 @@ public final class SessionDriver implements AgentSession.Owner {
     private final String invocationId;
     private final Build build;
     private final AtomicBoolean completed = new AtomicBoolean();
+    /** What to do once the session is over, whichever way (free its token's slot); each may run more than once. */
+    private final java.util.List<Runnable> whenEnded = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile SessionFollower follower;
     private volatile AgentSession session;
     private volatile PollingScheduler.Handle handle;
@@ -142,6 +144,27 @@ public final class SessionDriver implements AgentSession.Owner {
 
     public boolean isCompleted() {
         return completed.get();
+    }
+
+    /**
+     * Runs {@code r} as the session ends, however it ends (a result, a failure before it started, a stop), or now if
+     * it has; {@code r} must not mind running twice, and must not block.
+     */
+    public void whenEnded(Runnable r) {
+        whenEnded.add(r);
+        if (completed.get()) {
+            r.run();
+        }
+    }
+
+    private void runWhenEnded() {
+        for (Runnable r : whenEnded) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOGGER.log(Level.WARNING, "could not finish a Copilot session's end", e);
+            }
+        }
     }
 
     /** Asks the session to stop (abort, {@code timeout}): the CLI is stopped and the session ends ABORTED. */
@@ -329,6 +352,7 @@ public final class SessionDriver implements AgentSession.Owner {
         if (!completed.compareAndSet(false, true)) {
             return;
         }
+        runWhenEnded();
         PollingScheduler.Handle h = handle;
         if (h != null) {
             h.cancel();
@@ -431,6 +455,7 @@ public final class SessionDriver implements AgentSession.Owner {
         if (!completed.compareAndSet(false, true)) {
             return false;
         }
+        runWhenEnded();
         PollingScheduler.Handle h = handle;
         if (h != null) {
             h.cancel();

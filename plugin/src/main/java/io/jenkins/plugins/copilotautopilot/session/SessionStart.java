@@ -50,21 +50,47 @@ public final class SessionStart {
     }
 
     /**
-     * Prepares a session; nothing runs on the agent yet, and every call to it is limited in time.
+     * What a step asks for, gathered: the plan, the task and where the GitHub token comes from; what the session's slot
+     * of its token is claimed with ({@link CredentialSlots}) before anything starts on the agent.
+     */
+    public static final class Inputs {
+        final SessionRequest request;
+        final SessionInputs.Gathered gathered;
+
+        Inputs(SessionRequest request, SessionInputs.Gathered gathered) {
+            this.request = request;
+            this.gathered = gathered;
+        }
+    }
+
+    /**
+     * Gathers what a session runs with (its settings, its task, its credentials); nothing starts on the agent, and
+     * every read there is limited in time.
      *
      * @param sensitiveVariables names of build variables whose values are secrets ({@code withCredentials})
      * @throws AbortException for settings that cannot run (the message says what to change)
      */
-    public static Prepared prepare(SessionRequest request, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
-                                   TaskListener listener, String invocationId, Collection<String> sensitiveVariables)
-            throws IOException, InterruptedException {
+    public static Inputs gather(SessionRequest request, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
+                                TaskListener listener, Collection<String> sensitiveVariables) throws IOException, InterruptedException {
         if (!launcher.isUnix()) {
             throw new AbortException(Messages.AgentCliLauncher_NotUnix()); // before any lookup or download
         }
         Computer computer = workspace.toComputer();
         SessionPolicy.get().checkAllowed(computer == null ? null : computer.getNode(), SessionInputs.displayNode(workspace));
         Usage.checkStart(run);
-        SessionInputs.Gathered inputs = SessionInputs.gather(request, run, workspace, env, listener, sensitiveVariables);
+        return new Inputs(request, SessionInputs.gather(request, run, workspace, env, listener, sensitiveVariables));
+    }
+
+    /**
+     * Prepares a session from its gathered inputs, once it may start (it holds its token's slot): finds the CLI (maybe
+     * installing it) and the working directory, begins the log, the journal, the live page and the check; the CLI
+     * does not run yet, and every call to the agent is limited in time.
+     */
+    public static Prepared prepare(Inputs gathered, Run<?, ?> run, FilePath workspace, EnvVars env, Launcher launcher,
+                                   TaskListener listener, String invocationId) throws IOException, InterruptedException {
+        Usage.checkStart(run); // again: the quota may have been reached while the step waited for its slot
+        SessionRequest request = gathered.request;
+        SessionInputs.Gathered inputs = gathered.gathered;
         SessionPlan plan = inputs.plan();
         if (!plan.isSet(SessionSettings.OTEL) && BuildTraces.exporting() && TraceParent.parse(env.get("TRACEPARENT")) != null) {
             plan = plan.with(SessionSettings.OTEL, true);

@@ -5,6 +5,7 @@ import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+import io.jenkins.plugins.copilotautopilot.session.CredentialSlots;
 import io.jenkins.plugins.copilotautopilot.session.Following;
 import io.jenkins.plugins.copilotautopilot.session.ResumeState;
 import io.jenkins.plugins.copilotautopilot.session.SessionDriver;
@@ -52,8 +53,13 @@ import org.springframework.security.core.Authentication;
  * controller restart ({@link #onResume}) the session is followed again from where the log stopped; after an agent
  * reconnects, from where it was. A stop (abort, {@code timeout}) stops the CLI and ends the step once it is gone (or
  * when it cannot be reached), with the session recorded. Returns a plain map, usable in a sandboxed Pipeline.
+ *
+ * <p>Before anything starts on the agent, the session claims its GitHub token's slot ({@link CredentialSlots}); over the
+ * administrator's cap it waits, in its turn, without a thread: the slots start it when one is free. A restart while it
+ * waits queues it again in its place (what it asked for is kept meanwhile, {@link WaitingRequest}); a stop takes it out
+ * of the queue at once. However the session ends, its slot is freed ({@link SessionDriver#whenEnded}).
  */
-final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl implements SessionDriver.Build {
+final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl implements SessionDriver.Build, CredentialSlots.Claimant {
     private static final long serialVersionUID = 1L;
     private static final Logger LOGGER = Logger.getLogger(CopilotAutopilotStepExecution.class.getName());
     /** How long a stop may take before the step ends anyway (the CLI could not be reached or would not stop). */
@@ -64,6 +70,15 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     private final transient CopilotAutopilotStep step;
     /** Set before the CLI is started, and again once it runs: what a restarted controller needs to follow it again. */
     private ResumeState state;
+    /** The step's invocation ({@code node-<id>}). */
+    private String invocationId;
+    /** The session's claim of its GitHub token's slot; null when it needs none (no token) or has not claimed it yet. */
+    private volatile CredentialSlots.Ticket slot;
+    /** What the step asked for while it waits for its slot (to gather it again after a restart); null once it has it. */
+    private volatile WaitingRequest waiting;
+    /** The inputs gathered before the wait; null after a restart (gathered again). */
+    private transient volatile SessionStart.Inputs gathered;
+    private transient Authentication auth;
 
     private transient volatile SessionDriver driver;
     private transient volatile Throwable stopCause;
@@ -77,69 +92,170 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
 
     @Override
     public boolean start() throws Exception {
-        String invocationId = "node-" + getContext().get(FlowNode.class).getId();
-        Authentication auth = Jenkins.getAuthentication2();
+        invocationId = "node-" + getContext().get(FlowNode.class).getId();
+        auth = Jenkins.getAuthentication2();
         driver = new SessionDriver(invocationId, this);
         Following.starters().submit(() -> {
             try (ACLContext ignored = ACL.as2(auth)) {
-                launch(invocationId);
+                launch();
             }
         });
         return false;
     }
 
-    /** On a starter thread: prepares the session (maybe installing the CLI), then starts it unless the step was stopped. */
-    private void launch(String invocationId) {
+    /**
+     * On a starter thread: gathers the session's inputs, claims its token's slot and, when it may start now, prepares
+     * and starts it; else the slots start it in its turn ({@link #slotGranted}).
+     */
+    private void launch() {
         SessionDriver d = driver;
         try {
-            StepContext context = getContext();
-            EnvironmentExpander expander = context.get(EnvironmentExpander.class);
-            Set<String> sensitive = expander == null ? Set.of() : expander.getSensitiveVariables();
-            SessionStart.Prepared prepared = SessionStart.prepare(new SessionRequest(step.getPrompt(), step.settings(),
-                    step.isPropagate()), context.get(Run.class), context.get(FilePath.class), context.get(EnvVars.class), launcher(),
-                    listener(), invocationId, sensitive);
-            state = prepared.state();
-            if (stopCause != null || d.isCompleted()) {
-                SessionResult aborted = prepared.follower().abortedBeforeStart();
-                if (d.isCompleted()) {
-                    d.recordOnly(aborted); // the step ended meanwhile (the stop's deadline): record the session anyway
-                } else {
-                    d.end(aborted);
-                }
-                return;
-            }
-            context.saveState(); // a restart from here on removes the launch folder, which stops a CLI that started
-            AgentSession session = SessionStart.launch(prepared, launcher(), listener(), d);
-            if (session == null) {
-                d.end(prepared.follower().result()); // it could not start: the follower says why
-                return;
-            }
-            if (d.isCompleted()) {
-                // the step ended while the CLI was being started (its stop's deadline passed): stop it, which
-                // removing its folders does, and record the session
-                AgentCalls.pool().execute(() -> {
-                    try {
-                        session.stopNow();
-                        session.cleanup();
-                    } catch (IOException | InterruptedException | RuntimeException e) {
-                        LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
+            SessionRequest request = new SessionRequest(step.getPrompt(), step.settings(), step.isPropagate());
+            SessionStart.Inputs inputs = gather(request);
+            CredentialSlots.Ticket ticket = CredentialSlots.ticket(inputs, run(), invocationId);
+            if (ticket != null) {
+                slot = ticket;
+                d.whenEnded(this::releaseSlot);
+                gathered = inputs;
+                waiting = WaitingRequest.of(request);
+                if (!CredentialSlots.get().acquire(ticket, listener(), this::slotGranted)) {
+                    getContext().saveState(); // a restart while it waits queues it again, in its turn
+                    if (stopCause != null) {
+                        stopWhileWaiting(d, stopCause); // stopped as it came to wait
+                    } else if (d.isCompleted()) {
+                        releaseSlot();
                     }
-                });
-                d.recordOnly(prepared.follower().abortedBeforeStart());
-                return;
+                    return;
+                }
+                waiting = null;
+                gathered = null;
             }
-            state = state.started(session.location());
-            context.saveState();
-            saveCheckpointNow(invocationId, prepared.follower());
-            d.follow(prepared.follower(), session);
-            if (stopCause != null) {
-                d.requestStop(); // stopped while it was starting
-            }
+            prepareAndStart(inputs);
         } catch (Throwable e) {
             if (d.isCompleted()) {
                 return;
             }
             failOnce(d, e);
+        }
+    }
+
+    private SessionStart.Inputs gather(SessionRequest request) throws IOException, InterruptedException {
+        StepContext context = getContext();
+        EnvironmentExpander expander = context.get(EnvironmentExpander.class);
+        Set<String> sensitive = expander == null ? Set.of() : expander.getSensitiveVariables();
+        return SessionStart.gather(request, context.get(Run.class), context.get(FilePath.class), context.get(EnvVars.class),
+                launcher(), listener(), sensitive);
+    }
+
+    /** The session's slot is free (the slots' thread): it starts on a starter thread. */
+    @Override
+    public void slotGranted() {
+        Authentication as = auth;
+        Following.starters().submit(() -> {
+            if (as == null) {
+                afterWait(); // after a restart, as the session's resumption runs
+                return;
+            }
+            try (ACLContext ignored = ACL.as2(as)) {
+                afterWait();
+            }
+        });
+    }
+
+    /** On a starter thread, once the slot is the session's: gathers its inputs again if a restart lost them, and starts it. */
+    private void afterWait() {
+        SessionDriver d = ensureDriver();
+        try {
+            if (stopCause != null || d.isCompleted()) {
+                releaseSlot(); // stopped as its turn came: the stop ends the step
+                return;
+            }
+            CredentialSlots.Ticket ticket = slot;
+            CredentialSlots.get().startingAfterWait(ticket, listener());
+            SessionStart.Inputs inputs = gathered;
+            WaitingRequest asked = waiting;
+            if (inputs == null) {
+                inputs = gather(asked.request());
+            }
+            waiting = null;
+            gathered = null;
+            prepareAndStart(inputs);
+        } catch (Throwable e) {
+            if (!d.isCompleted()) {
+                failOnce(d, e);
+            }
+        }
+    }
+
+    /** Stopped while it waits for its slot: out of the queue, one line, and the step ends now. */
+    private void stopWhileWaiting(SessionDriver d, Throwable cause) {
+        CredentialSlots.Ticket ticket = slot;
+        if (d.claimWithoutSession()) {
+            CredentialSlots.get().stoppedWhileWaiting(ticket, listener());
+            getContext().onFailure(cause);
+        }
+    }
+
+    private void releaseSlot() {
+        CredentialSlots.Ticket ticket = slot;
+        if (ticket != null) {
+            CredentialSlots.get().release(ticket);
+        }
+    }
+
+    /** The driver, made once (after a restart, by whichever comes first: the resumption or the slot's turn). */
+    private synchronized SessionDriver ensureDriver() {
+        if (driver == null) {
+            driver = new SessionDriver(state != null ? state.invocationId() : invocationId != null ? invocationId : "unknown", this);
+            if (slot != null) {
+                driver.whenEnded(this::releaseSlot);
+            }
+        }
+        return driver;
+    }
+
+    /** Prepares the session (maybe installing the CLI), then starts it unless the step was stopped. */
+    private void prepareAndStart(SessionStart.Inputs inputs) throws Exception {
+        SessionDriver d = ensureDriver();
+        StepContext context = getContext();
+        SessionStart.Prepared prepared = SessionStart.prepare(inputs, context.get(Run.class), context.get(FilePath.class),
+                context.get(EnvVars.class), launcher(), listener(), invocationId);
+        state = prepared.state();
+        if (stopCause != null || d.isCompleted()) {
+            SessionResult aborted = prepared.follower().abortedBeforeStart();
+            if (d.isCompleted()) {
+                d.recordOnly(aborted); // the step ended meanwhile (the stop's deadline): record the session anyway
+            } else {
+                d.end(aborted);
+            }
+            return;
+        }
+        context.saveState(); // a restart from here on removes the launch folder, which stops a CLI that started
+        AgentSession session = SessionStart.launch(prepared, launcher(), listener(), d);
+        if (session == null) {
+            d.end(prepared.follower().result()); // it could not start: the follower says why
+            return;
+        }
+        if (d.isCompleted()) {
+            // the step ended while the CLI was being started (its stop's deadline passed): stop it, which
+            // removing its folders does, and record the session
+            AgentCalls.pool().execute(() -> {
+                try {
+                    session.stopNow();
+                    session.cleanup();
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                    LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
+                }
+            });
+            d.recordOnly(prepared.follower().abortedBeforeStart());
+            return;
+        }
+        state = state.started(session.location());
+        context.saveState();
+        saveCheckpointNow(invocationId, prepared.follower());
+        d.follow(prepared.follower(), session);
+        if (stopCause != null) {
+            d.requestStop(); // stopped while it was starting
         }
     }
 
@@ -160,7 +276,12 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
 
     @Override
     public void onResume() {
-        driver = new SessionDriver(state == null ? "unknown" : state.invocationId(), this);
+        ensureDriver();
+        if (waitsForSlot()) {
+            // the slots, rebuilt from the running steps, start it in its turn
+            listener().getLogger().println(CredentialSlots.stillWaiting(slot));
+            return;
+        }
         Following.starters().submit(this::resume);
     }
 
@@ -256,8 +377,12 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             stopCause = cause;
         }
         SessionDriver d = driver;
-        if (d == null) {
+        if (d == null && waiting == null) {
             getContext().onFailure(cause);
+            return;
+        }
+        if (waiting != null && slot != null) {
+            stopWhileWaiting(ensureDriver(), cause);
             return;
         }
         d.requestStop();
@@ -340,6 +465,10 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
 
     @Override
     public String getStatus() {
+        CredentialSlots.Ticket ticket = slot;
+        if (waiting != null && ticket != null) {
+            return CredentialSlots.status(ticket) + (stopCause == null ? "" : "; asked to stop");
+        }
         SessionDriver d = driver;
         String status = d == null ? "starting the Copilot CLI" : d.status();
         return stopCause == null ? status : status + "; asked to stop";
@@ -367,6 +496,24 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             }
         }
         return listener;
+    }
+
+    // ---- CredentialSlots.Claimant ----
+
+    @Override
+    public CredentialSlots.Ticket slotTicket() {
+        return slot;
+    }
+
+    @Override
+    public boolean waitsForSlot() {
+        return slot != null && waiting != null && state == null;
+    }
+
+    @Override
+    public boolean holdsSlot() {
+        SessionDriver d = driver;
+        return slot != null && waiting == null && (d == null || !d.isCompleted());
     }
 
     /** For {@link Following#running()}: the session's driver, once there is one. */

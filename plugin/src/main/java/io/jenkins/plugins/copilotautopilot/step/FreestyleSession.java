@@ -4,6 +4,7 @@ import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+import io.jenkins.plugins.copilotautopilot.session.CredentialSlots;
 import io.jenkins.plugins.copilotautopilot.session.ResumeState;
 import io.jenkins.plugins.copilotautopilot.session.SessionDriver;
 import io.jenkins.plugins.copilotautopilot.session.SessionRequest;
@@ -29,7 +30,8 @@ import java.util.concurrent.TimeoutException;
  * A session of the Freestyle build step: started and followed as a Pipeline's ({@link SessionDriver}), while the
  * build's thread waits for it to be recorded. Interrupting that thread (an abort) stops the session; the interrupt is
  * consumed then, so that the build can still be saved, and the session ends ABORTED. A Freestyle build does not
- * survive a controller restart, so nothing is noted for one.
+ * survive a controller restart, so nothing is noted for one. Over the cap of its GitHub token's sessions, the build's
+ * thread waits for a slot first ({@link CredentialSlots#await}), as Freestyle build steps wait; an abort ends the wait.
  */
 final class FreestyleSession implements SessionDriver.Build {
     /** How long an abort may take before the build step ends anyway (as for the Pipeline step). */
@@ -60,18 +62,32 @@ final class FreestyleSession implements SessionDriver.Build {
                              TaskListener listener, String invocationId, Collection<String> sensitiveVariables)
             throws IOException, InterruptedException {
         FreestyleSession build = new FreestyleSession(run, buildStep, launcher, listener);
-        SessionDriver driver = new SessionDriver(invocationId, build);
-        SessionStart.Prepared prepared = SessionStart.prepare(new SessionRequest(task.getPrompt(), task.settings(), true), run,
-                workspace, env, launcher, listener, invocationId, sensitiveVariables);
-        build.state = prepared.state();
-        AgentSession session = SessionStart.launch(prepared, launcher, listener, driver);
-        if (session == null) {
-            driver.end(prepared.follower().result()); // it could not start: the follower says why
-        } else {
-            driver.follow(prepared.follower(), session);
+        SessionStart.Inputs inputs = SessionStart.gather(new SessionRequest(task.getPrompt(), task.settings(), true), run,
+                workspace, env, launcher, listener, sensitiveVariables);
+        CredentialSlots.Ticket ticket = CredentialSlots.ticket(inputs, run, invocationId);
+        if (ticket != null) {
+            CredentialSlots.get().await(ticket, listener); // on the build's executor; an abort takes it out of the queue
         }
-        SessionResult result = build.await(driver);
-        return new Ended(result, build.stopped ? BuildVerdict.ABORTED : Outcomes.verdict(result, prepared.state().plan()));
+        try {
+            SessionDriver driver = new SessionDriver(invocationId, build);
+            if (ticket != null) {
+                driver.whenEnded(() -> CredentialSlots.get().release(ticket)); // the next waiter starts as this one ends
+            }
+            SessionStart.Prepared prepared = SessionStart.prepare(inputs, run, workspace, env, launcher, listener, invocationId);
+            build.state = prepared.state();
+            AgentSession session = SessionStart.launch(prepared, launcher, listener, driver);
+            if (session == null) {
+                driver.end(prepared.follower().result()); // it could not start: the follower says why
+            } else {
+                driver.follow(prepared.follower(), session);
+            }
+            SessionResult result = build.await(driver);
+            return new Ended(result, build.stopped ? BuildVerdict.ABORTED : Outcomes.verdict(result, prepared.state().plan()));
+        } finally {
+            if (ticket != null) {
+                CredentialSlots.get().release(ticket); // however it ended: once is all that counts
+            }
+        }
     }
 
     /** Waits until the session is recorded; an interrupt stops it, and past the deadline it ends anyway. */

@@ -15,7 +15,8 @@ import org.kohsuke.stapler.StaplerRequest2;
 /**
  * The controller's quotas on what Copilot sessions spend across runs (System page, JCasC
  * {@code unclassified: copilotAutopilotQuotas}): for all jobs together or each job on its own. Folders add their own
- * ({@link FolderQuotas}).
+ * ({@link FolderQuotas}). Beside them, how many sessions may run at once with one GitHub token
+ * ({@code sessionsPerCredential}): GitHub limits the rate per user long before a controller runs out of sessions.
  */
 @Extension
 @Symbol("copilotAutopilotQuotas")
@@ -25,6 +26,8 @@ public final class QuotaConfiguration extends GlobalConfiguration {
 
     private List<QuotaLimit> quotas = new ArrayList<>();
     private Integer usageRetentionDays;
+    /** How many sessions may run at once with one GitHub token; null for no cap. */
+    private Integer sessionsPerCredential;
 
     public QuotaConfiguration() {
         load();
@@ -64,6 +67,32 @@ public final class QuotaConfiguration extends GlobalConfiguration {
         save();
     }
 
+    /** How many sessions may run at once with one GitHub token across the controller; null: no cap. */
+    public Integer getSessionsPerCredential() {
+        return sessionsPerCredential;
+    }
+
+    @DataBoundSetter
+    public void setSessionsPerCredential(Integer sessions) {
+        this.sessionsPerCredential = cap(sessions);
+        save();
+    }
+
+    /** A cap as given: none for null or less than 1. */
+    static Integer cap(Integer sessions) {
+        return sessions == null || sessions < 1 ? null : sessions;
+    }
+
+    /** The form's cap: blank for none, else a whole number; else a line on the page. */
+    static Integer capFromForm(JSONObject json) throws FormException {
+        String text = json.optString("sessionsPerCredential", "").strip();
+        try {
+            return text.isEmpty() ? null : cap(Integer.valueOf(text));
+        } catch (NumberFormatException e) {
+            throw new FormException(Messages.QuotaConfiguration_BadSessionsPerCredential(text), "sessionsPerCredential");
+        }
+    }
+
     int retentionDays() {
         return usageRetentionDays == null ? DEFAULT_RETENTION_DAYS : usageRetentionDays;
     }
@@ -94,7 +123,9 @@ public final class QuotaConfiguration extends GlobalConfiguration {
         } catch (NumberFormatException e) {
             throw new FormException(Messages.QuotaConfiguration_BadRetention(days), "usageRetentionDays");
         }
+        Integer sessions = capFromForm(json);
         quotas = new ArrayList<>(bound);
+        sessionsPerCredential = sessions;
         usageRetentionDays = retention == null || retention < 1 ? null : retention;
         save();
         return true;
