@@ -376,7 +376,7 @@ public final class SessionTracker {
     }
     private void sessionError(CliEvent event) {
         SessionError error = new SessionError(event.dataText("errorType"), event.dataText("message"),
-                integer(event.dataText("statusCode")));
+                integer(event.dataText("statusCode")), event.dataText("errorCode"));
         synchronized (this) {
             if (firstError == null) {
                 firstError = error;
