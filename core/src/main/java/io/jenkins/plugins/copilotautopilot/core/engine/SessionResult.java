@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
 import io.jenkins.plugins.copilotautopilot.core.output.Finding;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,9 @@ import java.util.Map;
  * @param outputRounds    how many answers were checked against the schema
  * @param findings        the review findings of that answer, their paths as the agent wrote them (see
  *                        {@link io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings#inWorkspace})
+ * @param failure         why the service refused the session, when it ended FAILED for that; else null
+ * @param policyDeniedToolCalls denied tool calls after the organisation's policy overrode the tool permissions
+ *                        (counted in {@code deniedToolCalls} too)
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
@@ -55,13 +59,29 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                             Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
                             List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
                             List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode,
-                            String output, int outputRounds, List<Finding> findings) {
+                            String output, int outputRounds, List<Finding> findings, ServiceFailure failure,
+                            int policyDeniedToolCalls) {
 
     public SessionResult {
         findings = findings == null ? List.of() : List.copyOf(findings);
         changedFiles = changedFiles == null ? List.of() : List.copyOf(changedFiles);
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         deniedUrls = deniedUrls == null ? List.of() : List.copyOf(deniedUrls);
+    }
+
+    /** A result without a service failure or a policy's denials. */
+    public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
+                         int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
+                         long durationMillis, String sessionId, Integer exitCode, String model,
+                         long linesAdded, long linesRemoved, int filesModified, Long inputTokens,
+                         Long outputTokens, Long cacheReadTokens, List<ChangedFile> changedFiles, String patch,
+                         List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
+                         List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode,
+                         String output, int outputRounds, List<Finding> findings) {
+        this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
+                durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
+                outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls,
+                verified, verifyRounds, verifyExitCode, output, outputRounds, findings, null, 0);
     }
 
     /** A result without an answer. */
@@ -142,7 +162,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         return new SessionResult(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
                 durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens, outputTokens,
                 cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls, verified, verifyRounds,
-                verifyExitCode, output, outputRounds, heldFindings);
+                verifyExitCode, output, outputRounds, heldFindings, failure, policyDeniedToolCalls);
     }
 
     public boolean completed() {
@@ -157,6 +177,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("completed", completed());
         map.put("outcome", outcome.name());
+        map.put("failure", failure == null ? null : failure.toMap());
         map.put("summary", summary);
         map.put("blocker", blocker);
         map.put("reason", reason);
@@ -164,6 +185,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         map.put("toolCalls", toolCalls);
         map.put("failedToolCalls", failedToolCalls);
         map.put("deniedToolCalls", deniedToolCalls);
+        map.put("policyDeniedToolCalls", policyDeniedToolCalls);
         map.put("verified", verified);
         map.put("verifyRounds", verifyRounds);
         map.put("verifyExitCode", verifyExitCode);
