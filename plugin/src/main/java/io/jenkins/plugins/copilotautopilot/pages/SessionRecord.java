@@ -40,6 +40,10 @@ public final class SessionRecord implements Serializable {
     private final int toolCalls;
     private final int failedToolCalls;
     private final int deniedToolCalls;
+    /** Denied tool calls after the organisation's policy overrode the step's permissions (0 in older records). */
+    private final int policyDeniedToolCalls;
+    /** Why GitHub's service refused the session, or null (also in older records). */
+    private final FailureRecord failure;
     /** Tool calls the policy refused for a URL (0 in records of older versions). */
     private final int deniedFetches;
     /** Whether the acceptance check passed last; null without one (or in an older record). */
@@ -96,6 +100,8 @@ public final class SessionRecord implements Serializable {
         this.toolCalls = r.toolCalls();
         this.failedToolCalls = r.failedToolCalls();
         this.deniedToolCalls = r.deniedToolCalls();
+        this.policyDeniedToolCalls = r.policyDeniedToolCalls();
+        this.failure = r.failure() == null ? null : new FailureRecord(r.failure());
         this.deniedFetches = r.deniedFetches();
         this.verified = r.verified();
         this.verifyRounds = r.verifyRounds();
@@ -155,6 +161,8 @@ public final class SessionRecord implements Serializable {
         this.toolCalls = r.toolCalls;
         this.failedToolCalls = r.failedToolCalls;
         this.deniedToolCalls = r.deniedToolCalls;
+        this.policyDeniedToolCalls = r.policyDeniedToolCalls;
+        this.failure = r.failure;
         this.deniedFetches = r.deniedFetches;
         this.verified = r.verified;
         this.verifyRounds = r.verifyRounds;
@@ -330,6 +338,17 @@ public final class SessionRecord implements Serializable {
 
     public int getDeniedToolCalls() {
         return deniedToolCalls;
+    }
+
+    @Exported
+    public int getPolicyDeniedToolCalls() {
+        return policyDeniedToolCalls;
+    }
+
+    /** Why GitHub's service refused the session (a rate limit, a used-up quota, a refused token…), or null. */
+    @Exported
+    public FailureRecord getFailure() {
+        return failure;
     }
 
     @Exported

@@ -25,11 +25,14 @@ public final class SessionEngines {
 
     /**
      * An engine that prints into the build's console and journals into {@code journal}; its followers hand the
-     * session's usage to {@code spendGuard} (the quotas across runs) as it grows.
+     * session's usage to {@code spendGuard} (the quotas across runs) as it grows, and name {@code tokenSource} (where
+     * the GitHub token came from, or null) when the token is refused.
      */
-    static AutopilotEngine engine(TaskListener listener, OutputStream journal, boolean agentTextInConsole, SpendGuard spendGuard) {
+    static AutopilotEngine engine(TaskListener listener, OutputStream journal, boolean agentTextInConsole, SpendGuard spendGuard,
+                                  String tokenSource) {
         return AutopilotEngine.builder(new PrintStreamLogSink(listener.getLogger()))
                 .spendGuard(spendGuard)
+                .tokenSource(tokenSource)
                 .journalTo(journal)
                 .agentTextInLog(agentTextInConsole)
                 .journalLimit(JOURNAL_LIMIT_MB * 1024 * 1024)

@@ -82,7 +82,8 @@ public final class SessionResume {
         CopilotAutopilotRunAction.showLive(run);
         try {
             SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE),
-                            Usage.guard(run, state.invocationId()))
+                            Usage.guard(run, state.invocationId()), state.secrets().tokenCredentialsId() == null ? null
+                                    : "credential '" + state.secrets().tokenCredentialsId() + "'")
                     .resume(state.plan(), secrets, session, checkpoint, state.startedAtMillis());
             if (follower.approvals() != null) {
                 LiveSessions.approvals(run, state.invocationId(), follower.approvals());

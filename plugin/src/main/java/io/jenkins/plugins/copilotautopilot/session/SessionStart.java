@@ -108,7 +108,8 @@ public final class SessionStart {
         File journal = SessionFiles.journal(run, invocationId);
         long startedAt = System.currentTimeMillis();
         SessionFollower follower = SessionEngines.engine(listener, Files.newOutputStream(journal.toPath()),
-                plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE), Usage.guard(run, invocationId)).follow(command, env, startedAt);
+                plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE), Usage.guard(run, invocationId),
+                inputs.tokenSource().isNone() ? null : inputs.tokenSource().describe()).follow(command, env, startedAt);
         String changesFile = plan.get(SessionSettings.CHANGES_FILE);
         ResumeState state = new ResumeState(invocationId, FilePathUtils.getNodeName(workspace), launchFolder.getRemote(), null,
                 startedAt, plan, new ResumeState.SecretSources(inputs.tokenSource().credentialsId(),

@@ -54,6 +54,7 @@ public final class AutopilotEngine {
     private final boolean agentTextInLog;
     private final List<java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers;
     private final SpendGuard spendGuard;
+    private final String tokenSource;
     private volatile boolean abortRequested;
     private volatile SessionFollower running;
 
@@ -68,6 +69,7 @@ public final class AutopilotEngine {
         this.agentTextInLog = b.agentTextInLog;
         this.approvers = List.copyOf(b.approvers);
         this.spendGuard = b.spendGuard;
+        this.tokenSource = b.tokenSource;
     }
 
     public static Builder builder(LogSink log) {
@@ -208,6 +210,7 @@ public final class AutopilotEngine {
             approvers.forEach(a -> a.accept(follower.approvals()));
         }
         follower.spendGuard(spendGuard);
+        follower.tokenSource(tokenSource);
         return follower;
     }
 
@@ -324,7 +327,9 @@ public final class AutopilotEngine {
                 List.of(new ChangedFile("a", "M", 1L, 1L)), null,
                 List.of("warm-up"), null, false, 0, List.of(), true, 1, 0, "{\"warm\":[1,true,null]}", 1,
                 List.of(new Finding("a", 1, 1,
-                        Finding.Severity.values()[0], "warm-up", null, null)), 1.0, "complete");
+                        Finding.Severity.values()[0], "warm-up", null, null)), 1.0, "complete",
+                new io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure(
+                        io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure.Kind.OTHER, "warm-up", 500, false, "warm-up"), 0);
         return describe(sample);
     }
 
@@ -341,6 +346,7 @@ public final class AutopilotEngine {
         private final List<java.util.function.Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers =
                 new ArrayList<>();
         private SpendGuard spendGuard;
+        private String tokenSource;
 
         private Builder(LogSink log) {
             this.log = log;
@@ -393,6 +399,15 @@ public final class AutopilotEngine {
         /** Checks each session's usage against limits across runs as it grows, see {@link SpendGuard}. */
         public Builder spendGuard(SpendGuard guard) {
             this.spendGuard = guard;
+            return this;
+        }
+
+        /**
+         * Where the session's GitHub token comes from, as the user knows it ({@code credential 'copilot-token'},
+         * {@code $GH_TOKEN}): named in what a failed authorization says to do.
+         */
+        public Builder tokenSource(String description) {
+            this.tokenSource = description;
             return this;
         }
 

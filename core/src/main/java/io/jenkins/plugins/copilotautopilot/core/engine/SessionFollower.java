@@ -16,11 +16,13 @@ import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.outcome.OutcomeDecider;
 import io.jenkins.plugins.copilotautopilot.core.outcome.ProcessEnd;
+import io.jenkins.plugins.copilotautopilot.core.outcome.ServiceFailures;
 import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolCall;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
@@ -94,6 +96,8 @@ public final class SessionFollower {
     /** The startup limit was looked at once it had passed: from then on there is nothing to check. */
     private boolean startupChecked;
     private final List<String> warnings = new java.util.ArrayList<>();
+    /** Where the GitHub token came from, as the user knows it, for what a failed authorization says to do; or null. */
+    private String tokenSource;
 
     SessionFollower(SessionPlan plan, SecretMasker masker, EngineTimings timings, long startedAtMillis,
                     SessionTracker tracker, LogRenderer renderer, Mutable.Sink sink, Mutable.Stream journalStream,
@@ -126,8 +130,26 @@ public final class SessionFollower {
         if (approvals != null) {
             approvals.addListener(new ApprovalRecords());
         }
+        tracker.addListener(new PolicyWarnings());
         this.verifyLoop = new VerifyLoop(this.callLimits.verify() == null ? null
                 : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), outputCheck, masker).follow(tracker);
+    }
+
+    /** Each setting of the organisation's policy that overrode the session's permissions, once: a warning. */
+    private final class PolicyWarnings implements io.jenkins.plugins.copilotautopilot.core.session.SessionListener {
+        private final java.util.Set<String> warned = new java.util.HashSet<>();
+
+        @Override
+        public void onPolicyEnforced(String setting, String escalation, boolean failClosed) {
+            if (warned.add(setting + "|" + escalation)) {
+                warn(io.jenkins.plugins.copilotautopilot.core.session.ManagedPolicy.warning(setting, escalation, failClosed));
+            }
+        }
+    }
+
+    /** Where the GitHub token came from ({@code credential 'copilot-token'}), for what a failed authorization says to do. */
+    synchronized void tokenSource(String description) {
+        this.tokenSource = description;
     }
 
     /** An answer checked against the schema: a line in the log, a record in the journal. */
@@ -682,12 +704,15 @@ public final class SessionFollower {
                 new AcceptanceCheck.Rounds(tracker.verifyRounds(), tracker.verifyExitCode()));
         Duration duration = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - startedAtMillis));
         UsageTotals usage = tracker.usage();
-        renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration, usage, changes);
+        ServiceFailure failure = masked(ServiceFailures.of(outcome.outcome(), state, finalEnd.exitCode(), stderr.startFailure(),
+                tokenSource));
+        renderer.closing(new SessionOutcome(outcome.outcome(), masker.mask(outcome.reason())), state, duration, usage, changes,
+                finalEnd.exitCode(), failure);
         if (changes != null) {
             journal.recordOwn(EventJournal.CHANGES, describe(changes));
         }
 
-        SessionResult finished = toResult(outcome, state, duration, finalEnd, usage);
+        SessionResult finished = toResult(outcome, state, duration, finalEnd, usage, failure);
         com.fasterxml.jackson.databind.node.ObjectNode summary = AutopilotEngine.describe(finished);
         if (journal.dropped() > 0) {
             summary.put("journalLinesLeftOut", journal.dropped());
@@ -699,9 +724,10 @@ public final class SessionFollower {
     }
 
     private SessionResult toResult(SessionOutcome outcome, SessionState state, Duration duration, ProcessEnd end,
-                                   UsageTotals usage) {
+                                   UsageTotals usage, ServiceFailure failure) {
         ResultInfo info = state.result();
-        Integer exitCode = end.exitCode() != null ? end.exitCode() : info == null ? null : info.exitCode();
+        // the process's own, never the result line's: after a SIGTERM that says 0 while the process exits 143
+        Integer exitCode = end.exitCode();
         Double premium = usage.sessionPremiumRequests(info);
         // the work tree's view of the changes includes what shell commands changed; the CLI counts only its own edits
         long added = changes != null ? changes.linesAdded() : info == null ? 0 : info.linesAdded();
@@ -721,7 +747,12 @@ public final class SessionFollower {
                 callLimits.verify() == null || outcome.outcome() != Outcome.COMPLETED && outcome.outcome() != Outcome.NOT_VERIFIED
                         ? null : Boolean.valueOf(outcome.outcome() == Outcome.COMPLETED),
                 tracker.verifyRounds(), tracker.verifyExitCode(), validAnswer(outcome.outcome()), outputCheck == null ? 0 : outputCheck.rounds(),
-                findings(outcome.outcome()), usage.aiCredits(), usage.aiCreditsStatus());
+                findings(outcome.outcome()), usage.aiCredits(), usage.aiCreditsStatus(), failure, state.policyDeniedToolCalls());
+    }
+
+    private ServiceFailure masked(ServiceFailure failure) {
+        return failure == null ? null : new ServiceFailure(failure.kind(), masker.mask(failure.errorCode()), failure.statusCode(), failure.retryable(),
+                masker.mask(failure.action()));
     }
 
     /**

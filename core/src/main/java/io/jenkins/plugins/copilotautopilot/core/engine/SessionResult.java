@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
 import io.jenkins.plugins.copilotautopilot.core.output.Finding;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,9 @@ import java.util.Map;
  *                        partial), or null when no call reported any: unknown, not zero
  * @param aiCreditsStatus {@code complete}, {@code partial} or {@code unavailable} as the calls reported them, or null
  *                        when no call was recorded
+ * @param failure         why the service refused the session, when it ended FAILED for that; else null
+ * @param policyDeniedToolCalls denied tool calls after the organisation's policy overrode the tool permissions
+ *                        (counted in {@code deniedToolCalls} too)
  */
 public record SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                             int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
@@ -60,7 +64,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
                             List<String> warnings, String blocker, boolean patchCut, int deniedFetches,
                             List<String> deniedUrls, Boolean verified, int verifyRounds, Integer verifyExitCode,
                             String output, int outputRounds, List<Finding> findings, Double aiCredits,
-                            String aiCreditsStatus) {
+                            String aiCreditsStatus, ServiceFailure failure, int policyDeniedToolCalls) {
 
     public SessionResult {
         findings = findings == null ? List.of() : List.copyOf(findings);
@@ -69,7 +73,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         deniedUrls = deniedUrls == null ? List.of() : List.copyOf(deniedUrls);
     }
 
-    /** A result without AI credits (no usage records, or an own provider). */
+    /** A result without AI credits, a service failure or a policy's denials. */
     public SessionResult(Outcome outcome, String reason, String summary, int turns, int toolCalls,
                          int failedToolCalls, int deniedToolCalls, int nudges, Double premiumRequests,
                          long durationMillis, String sessionId, Integer exitCode, String model,
@@ -81,7 +85,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         this(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
                 durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens,
                 outputTokens, cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls,
-                verified, verifyRounds, verifyExitCode, output, outputRounds, findings, null, null);
+                verified, verifyRounds, verifyExitCode, output, outputRounds, findings, null, null, null, 0);
     }
 
     /** A result without an answer. */
@@ -162,7 +166,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         return new SessionResult(outcome, reason, summary, turns, toolCalls, failedToolCalls, deniedToolCalls, nudges, premiumRequests,
                 durationMillis, sessionId, exitCode, model, linesAdded, linesRemoved, filesModified, inputTokens, outputTokens,
                 cacheReadTokens, changedFiles, patch, warnings, blocker, patchCut, deniedFetches, deniedUrls, verified, verifyRounds,
-                verifyExitCode, output, outputRounds, heldFindings, aiCredits, aiCreditsStatus);
+                verifyExitCode, output, outputRounds, heldFindings, aiCredits, aiCreditsStatus, failure, policyDeniedToolCalls);
     }
 
     public boolean completed() {
@@ -177,6 +181,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("completed", completed());
         map.put("outcome", outcome.name());
+        map.put("failure", failure == null ? null : failure.toMap());
         map.put("summary", summary);
         map.put("blocker", blocker);
         map.put("reason", reason);
@@ -184,6 +189,7 @@ public record SessionResult(Outcome outcome, String reason, String summary, int 
         map.put("toolCalls", toolCalls);
         map.put("failedToolCalls", failedToolCalls);
         map.put("deniedToolCalls", deniedToolCalls);
+        map.put("policyDeniedToolCalls", policyDeniedToolCalls);
         map.put("verified", verified);
         map.put("verifyRounds", verifyRounds);
         map.put("verifyExitCode", verifyExitCode);

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import io.jenkins.plugins.copilotautopilot.core.events.LineAssembler;
+import io.jenkins.plugins.copilotautopilot.core.outcome.ServiceFailures;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -20,6 +21,8 @@ final class StderrCollector implements LineAssembler.LineHandler {
     private final SafeJournal journal;
     private final Deque<String> tail = new ArrayDeque<>();
     private String firstError;
+    /** The first line that is one of the CLI's refusals before a session (a bad token, an unknown model), or null. */
+    private String startFailure;
     /** Whether the line after the first error may still be a hint of the error's own. */
     private boolean explaining;
     private long lines;
@@ -47,6 +50,9 @@ final class StderrCollector implements LineAssembler.LineHandler {
         }
         if (lines <= MAX_JOURNALED) {
             journal.recordStderr(line);
+        }
+        if (startFailure == null && lines <= MAX_JOURNALED && ServiceFailures.isStartFailure(line)) {
+            startFailure = line.strip();
         }
         if (firstError == null && saysWhatWentWrong(line)) {
             firstError = line.strip();
@@ -87,6 +93,11 @@ final class StderrCollector implements LineAssembler.LineHandler {
             return firstError;
         }
         return tail.isEmpty() ? null : String.join(" | ", tail);
+    }
+
+    /** The first line that says the CLI refused to start a session (see {@link ServiceFailures}), or null. */
+    synchronized String startFailure() {
+        return startFailure;
     }
 
     synchronized long lines() {

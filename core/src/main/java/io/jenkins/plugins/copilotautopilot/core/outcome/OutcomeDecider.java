@@ -13,7 +13,9 @@ import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
  * a launch failure; then model errors, a failing exit code and a missing result line (FAILED); only a
  * clean end is judged on {@code session.task_complete}: BLOCKED when its {@code outcome} is {@code blocked}; COMPLETED
  * with a summary that has a visible character ({@link Texts#isBlank}), {@code success} not false and an outcome of
- * {@code completed} or none (older CLIs); INCOMPLETE otherwise. A {@code continue} outcome is no completion. The
+ * {@code completed} or none (older CLIs), and no tool call denied after the organisation's policy overrode the step's
+ * permissions; INCOMPLETE otherwise. A {@code continue} outcome is no completion. A session the CLI says it cancelled
+ * (a stop from outside this step) FAILED, whatever exit code the CLI reports for itself. The
  * reasons hold no text of the agent's (its summary and blocker are reported beside them, where its words may be shown).
  */
 public final class OutcomeDecider {
@@ -124,6 +126,11 @@ public final class OutcomeDecider {
         if (exit != null && exit != 0) {
             return new SessionOutcome(Outcome.FAILED, describeExit(exit) + lastWords(end.detail()));
         }
+        if (state.cancelled()) {
+            // a SIGTERM from outside this step: the CLI then reports exit code 0 of its own, whatever the process's is
+            return new SessionOutcome(Outcome.FAILED, "The Copilot CLI cancelled the session after " + plural(state.turns(), "turn")
+                    + ": something other than this step stopped it (exit code " + exit + ").");
+        }
         if (state.result() == null) {
             return new SessionOutcome(Outcome.FAILED, "The Copilot CLI output ended without a result line (exit code "
                     + exit + ", " + state.events() + " events)" + lastWords(end.detail()));
@@ -143,6 +150,11 @@ public final class OutcomeDecider {
             }
             if (Boolean.FALSE.equals(state.taskSuccess())) {
                 return new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete but the task was not accepted as successful.");
+            }
+            if (state.policyDeniedToolCalls() > 0) {
+                return new SessionOutcome(Outcome.INCOMPLETE, "The agent called task_complete after " + plural(state.turns(), "turn")
+                        + ", but your organisation's policy (" + state.policySetting() + ") denied "
+                        + plural(state.policyDeniedToolCalls(), "tool call") + " it made: its work may be partial.");
             }
             return new SessionOutcome(Outcome.COMPLETED, "The agent called task_complete after " + plural(state.turns(), "turn") + ".");
         }

@@ -13,6 +13,7 @@ import io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.outcome.SessionOutcome;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
@@ -453,8 +454,21 @@ public final class LogRenderer implements SessionListener {
     /** The closing block, with what the model calls used and what the agent changed (null: not a git work tree). */
     public void closing(SessionOutcome outcome, SessionState state, Duration duration, UsageTotals usage,
                         WorkTreeChanges changes) {
+        ResultInfo result = state.result();
+        closing(outcome, state, duration, usage, changes, result == null ? null : result.exitCode(), null);
+    }
+
+    /**
+     * The closing block, with the exit code of the CLI's process (null when it never came), and what failed and what to
+     * do when the service refused the session (null otherwise).
+     */
+    public void closing(SessionOutcome outcome, SessionState state, Duration duration, UsageTotals usage,
+                        WorkTreeChanges changes, Integer exitCode, ServiceFailure failure) {
         line(RULE);
         block("", outcome.outcome() + ": " + outcome.reason());
+        if (failure != null) {
+            line("Failure: " + failure.describe());
+        }
         if (outcome.outcome() == Outcome.BLOCKED && state.taskBlocker() != null && agentText) {
             block("Blocked by: ", Texts.truncate(state.taskBlocker().strip(), MAX_MESSAGE));
         }
@@ -492,7 +506,9 @@ public final class LogRenderer implements SessionListener {
                     + count(result.filesModified(), "file") + "; " + whyNoSnapshot() + ", so shell commands' changes are not counted");
         }
         if (result != null) {
-            line("Session " + result.sessionId() + " | CLI exit code " + result.exitCode());
+            boolean differs = result.exitCode() != null && !result.exitCode().equals(exitCode);
+            line("Session " + result.sessionId() + " | CLI exit code " + (exitCode == null ? "unknown" : exitCode)
+                    + (differs ? " (it reported " + result.exitCode() + ")" : ""));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.report;
 
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import java.time.Instant;
 import java.util.List;
 
@@ -23,14 +24,24 @@ import java.util.List;
  * @param totals           the numbers
  * @param changes          what the agent changed in the git work tree, or null when not recorded
  * @param approvals        the calls that waited for a person, and what became of them
+ * @param label            the step's label, or null
+ * @param failure          why the service refused the session, or null (also in reports kept before it was recorded)
  */
 public record SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
                             String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
                             int omittedTurns, Totals totals, WorkTreeChanges changes, List<ApprovalReport> approvals,
-                            String label)
+                            String label, ServiceFailure failure)
         implements java.io.Serializable {
     public SessionReport {
         approvals = approvals == null ? List.of() : approvals; // a report kept before approvals were recorded
+    }
+
+    /** A report of a session without a service failure. */
+    public SessionReport(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt,
+                         String outcome, String reason, String summary, long durationMillis, List<TurnReport> turns,
+                         int omittedTurns, Totals totals, WorkTreeChanges changes, List<ApprovalReport> approvals, String label) {
+        this(prompt, model, cliVersion, startedAt, endedAt, outcome, reason, summary, durationMillis, turns, omittedTurns,
+                totals, changes, approvals, label, null);
     }
 
     /** A report of a session without a label. */
@@ -67,7 +78,7 @@ public record SessionReport(String prompt, String model, String cliVersion, Inst
                 c.startedAt(), c.durationMillis(), null, null, c.approval(), c.approvalWaitMillis())).toList(), t.omittedToolCalls(),
                 List.of(), t.inputTokens(), t.outputTokens())).toList();
         return new SessionReport(null, model, cliVersion, startedAt, endedAt, outcome, reason, null, durationMillis, course,
-                omittedTurns, totals, changes, approvals.stream().map(ApprovalReport::withoutArguments).toList(), label);
+                omittedTurns, totals, changes, approvals.stream().map(ApprovalReport::withoutArguments).toList(), label, failure);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionError;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
@@ -353,7 +354,24 @@ public final class SessionReportReader {
                     f == null ? null : text(f, "outcome"), f == null ? null : clean(text(f, "reason")),
                     clean(f == null ? state.taskSummary() : text(f, "summary")),
                     f == null || !f.path("durationMillis").canConvertToLong() ? -1 : f.path("durationMillis").asLong(),
-                    List.copyOf(turnReports), omittedTurns, totals, changes, List.copyOf(approvals), label);
+                    List.copyOf(turnReports), omittedTurns, totals, changes, List.copyOf(approvals), label,
+                    f == null ? null : failure(f.path("failure")));
+        }
+
+        /** The failure as the end record has it; null when it has none (or one of a kind this version does not know). */
+        private static ServiceFailure failure(JsonNode data) {
+            if (!data.isObject()) {
+                return null;
+            }
+            ServiceFailure.Kind kind;
+            try {
+                kind = ServiceFailure.Kind.valueOf(data.path("kind").asText(""));
+            } catch (IllegalArgumentException e) {
+                kind = ServiceFailure.Kind.OTHER;
+            }
+            return new ServiceFailure(kind, clean(text(data, "errorCode")),
+                    data.path("statusCode").canConvertToInt() ? Integer.valueOf(data.path("statusCode").asInt()) : null,
+                    data.path("retryable").asBoolean(false), clean(text(data, "action")));
         }
 
         /** The changes as the journal recorded them. */

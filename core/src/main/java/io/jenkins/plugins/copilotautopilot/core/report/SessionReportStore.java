@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.report;
 
 import io.jenkins.plugins.copilotautopilot.core.changes.ChangedFile;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.session.ToolStatus;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -33,7 +34,8 @@ public final class SessionReportStore {
     /** What a report file may hold: the report's own types and the JDK's few it uses, nothing else is read. */
     private static final Set<String> ALLOWED = Set.of(SessionReport.class.getName(), SessionReport.Totals.class.getName(),
             TurnReport.class.getName(), ToolCallReport.class.getName(), ToolStatus.class.getName(), WorkTreeChanges.class.getName(),
-            ChangedFile.class.getName(), ApprovalReport.class.getName(), "java.lang.Object", "java.lang.Enum", "java.lang.Number", "java.lang.Boolean", "java.lang.Long", "java.lang.Double",
+            ChangedFile.class.getName(), ApprovalReport.class.getName(), ServiceFailure.class.getName(),
+            ServiceFailure.Kind.class.getName(), "java.lang.Object", "java.lang.Enum", "java.lang.Number", "java.lang.Boolean", "java.lang.Long", "java.lang.Double",
             "java.lang.Integer", "java.lang.String", "java.time.Instant", "java.time.Ser", "java.util.ArrayList",
             "java.util.Collections$UnmodifiableRandomAccessList", "java.util.Collections$UnmodifiableList",
             "java.util.Collections$UnmodifiableCollection", "java.util.ImmutableCollections$ListN",

@@ -242,8 +242,10 @@ public final class RunnerMain {
                 journalFile = Files.createTempFile("copilot-autopilot-journal-", ".jsonl");
             }
             CliCommand command = CliCommandBuilder.build(plan, task, cli, workDir.toString(), controlFolder.toString(), env);
+            String tokenVariable = io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens.githubTokenVariable(env);
             AutopilotEngine.Builder builder = AutopilotEngine.builder(new PrintStreamLogSink(out))
-                    .approver(new TerminalApprover(approvalTerminal, out));
+                    .approver(new TerminalApprover(approvalTerminal, out))
+                    .tokenSource(tokenVariable == null ? null : "$" + tokenVariable);
             if (journalFile != null) {
                 try {
                     builder.journalTo(openJournal(journalFile));

@@ -68,6 +68,16 @@ public interface SessionListener {
     default void onInfo(String infoType, String message) {
     }
 
+    /**
+     * The organisation's policy overrode what the session asked for ({@code session.managed_settings_enforced}).
+     *
+     * @param setting    the managed setting, e.g. {@code permissions.disableBypassPermissionsMode}
+     * @param escalation what it refused, e.g. {@code approve_all}, or null
+     * @param failClosed whether it was applied because the policy could not be read
+     */
+    default void onPolicyEnforced(String setting, String escalation, boolean failClosed) {
+    }
+
     default void onAutopilotStopped(String reason) {
     }
 

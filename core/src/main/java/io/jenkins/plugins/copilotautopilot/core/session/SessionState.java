@@ -27,13 +27,31 @@ package io.jenkins.plugins.copilotautopilot.core.session;
  *                            {@code continue}, {@code blocked} or a value of a later CLI), or null when absent
  * @param taskBlocker         its blocker in words, when it had one, or null
  * @param interruptedToolCalls tool calls the session's end or stop cut short (neither failed nor denied)
+ * @param policySetting       the managed setting of the organisation's policy that overrode what the session asked
+ *                            for ({@code session.managed_settings_enforced}), or null
+ * @param policyDeniedToolCalls denied tool calls after that (counted in {@code deniedToolCalls} too)
+ * @param cancelled           whether the CLI said it cancelled the session ({@code autopilot_stopped} {@code aborted},
+ *                            an {@code aborted} idle, a {@code cancellation} info): something stopped it, whatever
+ *                            exit code it reports
  */
 public record SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
                            int deniedToolCalls, int assistantMessages, int nudges, int retries,
                            boolean taskCompleteSeen, String taskSummary, Boolean taskSuccess,
                            SessionError firstError, String autopilotStopReason, boolean idle, ResultInfo result,
                            String model, Long inputTokens, Long outputTokens, String activity, String taskOutcome,
-                           String taskBlocker, int interruptedToolCalls) {
+                           String taskBlocker, int interruptedToolCalls, String policySetting, int policyDeniedToolCalls,
+                           boolean cancelled) {
+
+    public SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
+                        int deniedToolCalls, int assistantMessages, int nudges, int retries,
+                        boolean taskCompleteSeen, String taskSummary, Boolean taskSuccess,
+                        SessionError firstError, String autopilotStopReason, boolean idle, ResultInfo result,
+                        String model, Long inputTokens, Long outputTokens, String activity, String taskOutcome,
+                        String taskBlocker, int interruptedToolCalls) {
+        this(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls, assistantMessages, nudges, retries,
+                taskCompleteSeen, taskSummary, taskSuccess, firstError, autopilotStopReason, idle, result, model,
+                inputTokens, outputTokens, activity, taskOutcome, taskBlocker, interruptedToolCalls, null, 0, false);
+    }
 
     public SessionState(long events, long plainLines, int turns, int toolCalls, int failedToolCalls,
                         int deniedToolCalls, int assistantMessages, int nudges, int retries,

@@ -76,6 +76,10 @@ public final class SessionTracker {
     private SessionError firstError;
     private String autopilotStopReason;
     private boolean idle;
+    private boolean cancelled;
+    /** The managed setting that overrode the session's tool permissions, or null: denials after it are the policy's. */
+    private String policySetting;
+    private int policyDeniedToolCalls;
     /** Calls running when the session was being stopped: a failure they report afterwards is the stop's doing. */
     private final java.util.Set<String> cutOffByStop = new java.util.HashSet<>();
     /** Set once the session is being stopped: a turn the CLI opens after that calls no model and is not one. */
@@ -126,7 +130,15 @@ public final class SessionTracker {
             case "session.task_complete" -> taskComplete(event);
             case "session.error" -> sessionError(event);
             case "session.warning" -> listeners.forEach(l -> l.onWarning(event.dataText("warningType"), event.dataText("message")));
-            case "session.info" -> listeners.forEach(l -> l.onInfo(event.dataText("infoType"), event.dataText("message")));
+            case "session.info" -> {
+                if ("cancellation".equals(event.dataText("infoType"))) {
+                    synchronized (this) {
+                        cancelled = true;
+                    }
+                }
+                listeners.forEach(l -> l.onInfo(event.dataText("infoType"), event.dataText("message")));
+            }
+            case "session.managed_settings_enforced" -> policyEnforced(event);
             case "abort" -> stopping();
             case "assistant.turn_retry" -> {
                 synchronized (this) {
@@ -137,12 +149,14 @@ public final class SessionTracker {
                 String reason = event.dataText("reason");
                 synchronized (this) {
                     autopilotStopReason = reason;
+                    cancelled |= "aborted".equals(reason);
                 }
                 listeners.forEach(l -> l.onAutopilotStopped(reason));
             }
             case "assistant.idle", "session.idle" -> {
                 synchronized (this) {
                     idle = true;
+                    cancelled |= "true".equals(event.dataText("aborted"));
                 }
                 listeners.forEach(SessionListener::onIdle);
             }
@@ -325,6 +339,9 @@ public final class SessionTracker {
             }
             if (status == ToolStatus.DENIED) {
                 deniedToolCalls++;
+                if (policySetting != null) {
+                    policyDeniedToolCalls++;
+                }
                 if (!call.deniedUrls().isEmpty()) {
                     deniedFetches++;
                     for (String url : call.deniedUrls()) {
@@ -374,9 +391,21 @@ public final class SessionTracker {
         }
         listeners.forEach(l -> l.onTaskComplete(summary, ok, outcome, blocker));
     }
+    private void policyEnforced(CliEvent event) {
+        String setting = event.dataText("setting");
+        String escalation = event.dataText("escalation");
+        boolean failClosed = "true".equals(event.dataText("failClosed"));
+        synchronized (this) {
+            if (policySetting == null) {
+                policySetting = setting == null || setting.isBlank() ? "managed settings" : setting;
+            }
+        }
+        listeners.forEach(l -> l.onPolicyEnforced(setting, escalation, failClosed));
+    }
+
     private void sessionError(CliEvent event) {
         SessionError error = new SessionError(event.dataText("errorType"), event.dataText("message"),
-                integer(event.dataText("statusCode")));
+                integer(event.dataText("statusCode")), event.dataText("errorCode"));
         synchronized (this) {
             if (firstError == null) {
                 firstError = error;
@@ -606,7 +635,7 @@ public final class SessionTracker {
         return new SessionState(events, plainLines, turns, toolCalls, failedToolCalls, deniedToolCalls,
                 assistantMessages, nudges, retries, taskCompleteSeen, taskSummary, taskSuccess, firstError,
                 autopilotStopReason, idle, result, model, inputTokens, outputTokens, activity(), taskOutcome, taskBlocker,
-                interruptedToolCalls);
+                interruptedToolCalls, policySetting, policyDeniedToolCalls, cancelled);
     }
 
     /** What the agent was doing at this moment, in words. */

@@ -55,6 +55,48 @@ class SessionReportStoreTest {
     }
 
     @Test
+    void aReportKeptBeforeFailuresWereRecordedIsStillRead() throws Exception {
+        SessionReport now = SessionReportReader.read(journal);
+        SessionReporX old = new SessionReporX(now.prompt(), now.model(), now.cliVersion(), now.startedAt(), now.endedAt(),
+                "FAILED", "kept by an older version", now.summary(), now.durationMillis(), now.turns(), now.omittedTurns(),
+                now.totals(), now.changes(), now.approvals(), now.label());
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(old);
+        }
+        // the same stream as that version wrote: the report's class name, its fields without the failure
+        byte[] stream = new String(bytes.toByteArray(), StandardCharsets.ISO_8859_1)
+                .replace(SessionReporX.class.getName(), SessionReport.class.getName()).getBytes(StandardCharsets.ISO_8859_1);
+        Path file = SessionReportStore.reportFile(journal);
+        Files.write(file, stream);
+        Files.setLastModifiedTime(file, Files.getLastModifiedTime(journal));
+
+        SessionReport read = SessionReportStore.get(journal);
+
+        assertThat(read.reason()).isEqualTo("kept by an older version");
+        assertThat(read.failure()).isNull();
+    }
+
+    @Test
+    void aReportWithAFailureIsKeptWithIt() throws Exception {
+        Files.writeString(journal, "{\"type\":\"autopilot.run_finished\",\"data\":{\"outcome\":\"FAILED\",\"reason\":\"r\","
+                + "\"failure\":{\"kind\":\"QUOTA_EXHAUSTED\",\"errorCode\":\"quota_exceeded\",\"statusCode\":402,"
+                + "\"retryable\":false,\"action\":\"Raise the budget.\"}}}\n", StandardOpenOption.APPEND);
+        SessionReport first = SessionReportStore.get(journal);
+        SessionReportStore.forget();
+        FileTime before = Files.getLastModifiedTime(journal);
+        Files.writeString(journal, "not a journal\n"); // only the report file can answer
+        Files.setLastModifiedTime(journal, before);
+
+        SessionReport second = SessionReportStore.get(journal);
+
+        assertThat(second).isEqualTo(first).isNotSameAs(first);
+        assertThat(second.failure()).isEqualTo(new io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure(
+                io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure.Kind.QUOTA_EXHAUSTED, "quota_exceeded", 402, false,
+                "Raise the budget."));
+    }
+
+    @Test
     void aJournalThatGrewIsReadAgain() throws Exception {
         SessionReport first = SessionReportStore.get(journal);
         Files.writeString(journal, "{\"type\":\"autopilot.run_finished\",\"data\":{\"outcome\":\"FAILED\",\"reason\":\"later\"}}\n",
@@ -95,4 +137,14 @@ class SessionReportStoreTest {
         });
         assertThat(TimelineSvg.render(course)).doesNotContain(full.turns().get(0).messages().get(0));
     }
+}
+
+/**
+ * A session report as versions before the failure was recorded had it: the same components without the last. Its name
+ * is as long as the report's, so that its serialized form becomes theirs by replacing the name.
+ */
+record SessionReporX(String prompt, String model, String cliVersion, Instant startedAt, Instant endedAt, String outcome,
+                     String reason, String summary, long durationMillis, java.util.List<TurnReport> turns, int omittedTurns,
+                     SessionReport.Totals totals, io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges changes,
+                     java.util.List<ApprovalReport> approvals, String label) implements java.io.Serializable {
 }

@@ -51,6 +51,12 @@ public final class ScriptCli {
     /** A run whose {@code listener} hears of the session as the log does ({@code engineHook} gets the engine first). */
     public static Run run(Path executable, Path workDir, Consumer<TaskSpec> options, SessionListener listener,
                           Consumer<AutopilotEngine> engineHook) throws IOException {
+        return run(executable, workDir, options, listener, b -> { }, engineHook);
+    }
+
+    /** A run whose engine is configured by {@code builderHook} as well (after the test's own settings). */
+    public static Run run(Path executable, Path workDir, Consumer<TaskSpec> options, SessionListener listener,
+                          Consumer<AutopilotEngine.Builder> builderHook, Consumer<AutopilotEngine> engineHook) throws IOException {
         TaskSpec b = TaskSpec.of("Do the task").githubToken("github_pat_scriptCliToken_0001");
         options.accept(b);
         Path control = Files.createTempDirectory("script-cli-control-");
@@ -58,7 +64,9 @@ public final class ScriptCli {
                 workDir.toString(), control.toString(), java.util.Map.of());
         ListLogSink log = new ListLogSink();
         java.io.ByteArrayOutputStream journal = new java.io.ByteArrayOutputStream();
-        AutopilotEngine engine = AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).listener(listener).build();
+        AutopilotEngine.Builder builder = AutopilotEngine.builder(log).journalTo(journal).timings(Commands.FAST).listener(listener);
+        builderHook.accept(builder);
+        AutopilotEngine engine = builder.build();
         engineHook.accept(engine);
         SessionResult result = engine.run(command, new LocalCliLauncher(java.time.Duration.ofSeconds(1)));
         return new Run(result, log, journal.toString(StandardCharsets.UTF_8), command.runId());
