@@ -59,6 +59,11 @@ public final class RunnerMain {
     private final boolean installShutdownHook;
     /** Where {@code --approve-tool} asks: the process's terminal, or none (every call that would wait is denied). */
     java.io.BufferedReader approvalTerminal;
+    /**
+     * The environment the CLI starts with: this process's. A test sets variables here that only a test needs (the
+     * address of a GitHub stand-in), apart from {@code env}, from which the runner reads its settings and credentials.
+     */
+    Map<String, String> cliEnvironment = System.getenv();
 
     RunnerMain(Map<String, String> env, InputStream stdin, PrintStream out, PrintStream err, boolean installShutdownHook) {
         this.env = env;
@@ -258,8 +263,9 @@ public final class RunnerMain {
             if (stopRequested.get()) {
                 engine.get().abort();
             }
-            CliLauncher launcher = keptSession == null ? new LocalCliLauncher()
-                    : new KeepingLauncher(new LocalCliLauncher(), keptSession);
+            LocalCliLauncher local = new LocalCliLauncher(io.jenkins.plugins.copilotautopilot.core.process.ProcessTreeKiller.DEFAULT_GRACE,
+                    cliEnvironment);
+            CliLauncher launcher = keptSession == null ? local : new KeepingLauncher(local, keptSession);
             if (plan.get(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.OTEL)) {
                 launcher = new SpanKeeping(launcher, SpanKeeping.besideJournal(journal), env, err);
             }

@@ -2,12 +2,14 @@ package io.jenkins.plugins.copilotautopilot.core.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.copilotautopilot.core.testing.GithubStandIn;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import io.jenkins.plugins.copilotautopilot.core.testing.Readme;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Scripts;
 import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
+import io.jenkins.plugins.copilotautopilot.core.testing.TestFolders;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,9 +37,59 @@ class RunnerEndToEndTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(Map<String, String> env, String... args) {
+        return run(env, System.getenv(), args);
+    }
+
+    /** @param cliEnv the environment the CLI starts with (the runner's process environment) */
+    private int run(Map<String, String> env, Map<String, String> cliEnv, String... args) {
         RunnerMain runner = new RunnerMain(env, new ByteArrayInputStream(new byte[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        runner.cliEnvironment = cliEnv;
         return runner.run(args);
+    }
+
+    /** A user's environment with a GitHub token and no provider: the runner runs the CLI in GitHub-token mode. */
+    private static Map<String, String> tokenEnv() {
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", System.getenv("PATH"));
+        env.put("COPILOT_CLI", TestCli.executable().path());
+        env.put("COPILOT_GITHUB_TOKEN", GithubStandIn.TOKEN);
+        return env;
+    }
+
+    @Test
+    void aGithubTokenRunsTheTaskAgainstGithubAndExitsZero() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Path journal = dir.resolve("journal.jsonl");
+        try (GithubStandIn github = GithubStandIn.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
+            int code = run(tokenEnv(), github.environment(System.getenv(), Files.createTempDirectory(TestFolders.root(), "cache-")), "--allow-all-tools",
+                    "-C", work.toString(), "-p", "Write hi.txt", "--model", GithubStandIn.MODEL, "--journal", journal.toString());
+
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(code).as(log + err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(log).contains("[copilot] Model: gpt-5", "[copilot] COMPLETED: The agent called task_complete",
+                    "[copilot] Summary: Wrote hi.txt.");
+            assertThat(work.resolve("hi.txt")).exists();
+            assertThat(github.modelCalls()).hasSize(2).allSatisfy(r ->
+                    assertThat(r.header("authorization")).isEqualTo("Bearer " + GithubStandIn.TOKEN));
+            assertThat(log + err.toString(StandardCharsets.UTF_8) + Files.readString(journal)).doesNotContain(GithubStandIn.TOKEN);
+        }
+    }
+
+    @Test
+    void paymentRequiredByGithubExitsOneWithTheServiceMessage() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        try (GithubStandIn github = GithubStandIn.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))
+                .paymentRequired("quota_exceeded")) {
+            int code = run(tokenEnv(), github.environment(System.getenv(), Files.createTempDirectory(TestFolders.root(), "cache-")), "-C", work.toString(),
+                    "-p", "Write hi.txt", "--model", GithubStandIn.MODEL);
+
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(code).as(log).isEqualTo(1);
+            assertThat(log).contains("[copilot] FAILED: The session failed with a quota error (HTTP 402): standin: payment required"
+                    + " (quota_exceeded)");
+            assertThat(github.modelCalls()).hasSize(1);
+        }
     }
 
     private Map<String, String> providerEnv(ScriptedModelServer server) {

@@ -24,9 +24,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * One real autopilot session for a test: the real CLI, a {@link ScriptedModelServer} on 127.0.0.1, a
- * private working directory and COPILOT_HOME, the engine with a journal. Everything the test may want to
- * assert on is kept: the result, the log lines, the journal, the raw stdout, the run id.
+ * One real autopilot session for a test: the real CLI, a {@link ScriptedModelServer} on 127.0.0.1 (BYOK, {@link #with})
+ * or a {@link GithubStandIn} (GitHub-token mode, {@link #withGithub}), a private working directory and COPILOT_HOME,
+ * the engine with a journal. Everything the test may want to assert on is kept: the result, the log lines, the
+ * journal, the raw stdout, the run id.
  */
 public final class E2eRun {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,24 +37,37 @@ public final class E2eRun {
     public final Path journal;
     public final String rawStdout;
     public final String runId;
+    /** The scripted model of a BYOK run, or null in GitHub-token mode. */
     public final ScriptedModelServer server;
+    /** The stand-in of a GitHub-token run (the test's to close), or null. */
+    public final GithubStandIn github;
     public final Path workDir;
     public final CliCommand command;
 
     private E2eRun(SessionResult result, ListLogSink log, Path journal, String rawStdout, String runId,
-                   ScriptedModelServer server, Path workDir, CliCommand command) {
+                   ScriptedModelServer server, GithubStandIn github, Path workDir, CliCommand command) {
         this.result = result;
         this.log = log;
         this.journal = journal;
         this.rawStdout = rawStdout;
         this.runId = runId;
         this.server = server;
+        this.github = github;
         this.workDir = workDir;
         this.command = command;
     }
 
     public static Builder with(ScriptedModelServer.Script script) {
-        return new Builder(script);
+        return new Builder(script, null);
+    }
+
+    /**
+     * A session in GitHub-token mode against {@code github}: the token {@link GithubStandIn#TOKEN} in the task (as a
+     * step's credential is), model {@link GithubStandIn#MODEL}, no BYOK variables, the API URLs pointing at the stand-in
+     * and a cache folder of the session's own. The test starts and closes the stand-in, and asserts on its requests.
+     */
+    public static Builder withGithub(GithubStandIn github) {
+        return new Builder(null, github);
     }
 
     /** The journal, one JSON object per line. */
@@ -72,6 +86,7 @@ public final class E2eRun {
     /** Builds and runs a session. */
     public static final class Builder {
         private final ScriptedModelServer.Script script;
+        private final GithubStandIn github;
         private String prompt = "Create hello.txt in the working directory, then finish.";
         private final List<Consumer<TaskSpec>> options = new ArrayList<>();
         private final List<SessionListener> listeners = new ArrayList<>();
@@ -87,8 +102,9 @@ public final class E2eRun {
         private Path controlParent;
         private java.util.function.UnaryOperator<CliSession> sessionWrapper = session -> session;
 
-        private Builder(ScriptedModelServer.Script script) {
+        private Builder(ScriptedModelServer.Script script, GithubStandIn github) {
             this.script = script;
+            this.github = github;
         }
 
         public Builder prompt(String value) {
@@ -183,10 +199,18 @@ public final class E2eRun {
             Path control = controlParent == null ? root.resolve("control")
                     : controlParent.resolve("session-" + java.util.UUID.randomUUID());
             Path journal = root.resolve("journal.jsonl");
-            ScriptedModelServer server = ScriptedModelServer.start(script);
+            ScriptedModelServer server = github == null ? ScriptedModelServer.start(script) : null;
             try {
-                TaskSpec b = TaskSpec.of(prompt).set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MODEL, "fake-model")
-                        .provider(server.baseUrl(), "openai", apiKey, null, true);
+                TaskSpec b;
+                Map<String, String> environment = this.environment;
+                if (github == null) {
+                    b = TaskSpec.of(prompt).set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MODEL, "fake-model")
+                            .provider(server.baseUrl(), "openai", apiKey, null, true);
+                } else {
+                    b = TaskSpec.of(prompt).set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MODEL, GithubStandIn.MODEL)
+                            .githubToken(GithubStandIn.TOKEN);
+                    environment = github.environment(environment, root.resolve("cache"));
+                }
                 options.forEach(o -> o.accept(b));
                 CliCommand command = CliCommandBuilder.build(b.plan(), b.task(), cli != null ? cli : TestCli.executable(),
                         work.toString(), control.toString(), environment);
@@ -204,9 +228,11 @@ public final class E2eRun {
                 TeeLauncher launcher = new TeeLauncher(keepIn == null ? local
                         : new io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher(local, keepIn), sessionWrapper);
                 SessionResult result = engine.run(command, launcher);
-                return new E2eRun(result, log, journal, launcher.stdout(), command.runId(), server, work, command);
+                return new E2eRun(result, log, journal, launcher.stdout(), command.runId(), server, github, work, command);
             } finally {
-                server.close();
+                if (server != null) {
+                    server.close();
+                }
             }
         }
     }
