@@ -62,8 +62,9 @@ class RunnerEndToEndTest {
         Path work = Files.createDirectories(dir.resolve("work"));
         Path journal = dir.resolve("journal.jsonl");
         try (GithubStandIn github = GithubStandIn.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))) {
-            int code = run(tokenEnv(), github.environment(System.getenv(), Files.createTempDirectory(TestFolders.root(), "cache-")), "--allow-all-tools",
-                    "-C", work.toString(), "-p", "Write hi.txt", "--model", GithubStandIn.MODEL, "--journal", journal.toString());
+            Map<String, String> cliEnv = github.environment(System.getenv(), Files.createTempDirectory(TestFolders.root(), "cache-"));
+            int code = run(tokenEnv(), cliEnv, "--allow-all-tools", "-C", work.toString(), "-p", "Write hi.txt",
+                    "--model", GithubStandIn.MODEL, "--journal", journal.toString());
 
             String log = out.toString(StandardCharsets.UTF_8);
             assertThat(code).as(log + err.toString(StandardCharsets.UTF_8)).isZero();
@@ -81,8 +82,10 @@ class RunnerEndToEndTest {
         Path work = Files.createDirectories(dir.resolve("work"));
         try (GithubStandIn github = GithubStandIn.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))
                 .paymentRequired("quota_exceeded")) {
-            int code = run(tokenEnv(), github.environment(System.getenv(), Files.createTempDirectory(TestFolders.root(), "cache-")), "-C", work.toString(),
-                    "-p", "Write hi.txt", "--model", GithubStandIn.MODEL);
+            // as a plugin test would give them to a build (withEnv): only the stand-in's variables added
+            Map<String, String> cliEnv = new HashMap<>(System.getenv());
+            cliEnv.putAll(github.variables(Files.createTempDirectory(TestFolders.root(), "cache-")));
+            int code = run(tokenEnv(), cliEnv, "-C", work.toString(), "-p", "Write hi.txt", "--model", GithubStandIn.MODEL);
 
             String log = out.toString(StandardCharsets.UTF_8);
             assertThat(code).as(log).isEqualTo(1);

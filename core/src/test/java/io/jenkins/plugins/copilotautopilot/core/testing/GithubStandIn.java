@@ -289,6 +289,20 @@ public final class GithubStandIn implements AutoCloseable {
     }
 
     /**
+     * Only the variables that point the CLI here: {@code COPILOT_API_URL}, {@code COPILOT_DEBUG_GITHUB_API_URL} and
+     * {@code XDG_CACHE_HOME} = {@code cacheHome} (its {@code copilot/pkg} this JVM's), e.g. for a Pipeline's
+     * {@code withEnv} in a plugin test. Where they are added, no {@code COPILOT_PROVIDER*} variable may be set.
+     */
+    public Map<String, String> variables(Path cacheHome) throws IOException {
+        Map<String, String> env = environment(System.getenv(), cacheHome);
+        Map<String, String> only = new LinkedHashMap<>();
+        for (String name : List.of("COPILOT_API_URL", "COPILOT_DEBUG_GITHUB_API_URL", "XDG_CACHE_HOME")) {
+            only.put(name, env.get(name));
+        }
+        return only;
+    }
+
+    /**
      * A new cache folder whose {@code copilot/pkg} (the CLI's unpacked self, ~235 MB) is the inherited cache's, so that
      * the CLI need not unpack itself for every session; all else in it (the cached user answer) is new.
      */
