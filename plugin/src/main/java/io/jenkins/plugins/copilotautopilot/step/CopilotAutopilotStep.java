@@ -56,6 +56,7 @@ public final class CopilotAutopilotStep extends Step {
     private Integer maxAutopilotContinues;
     private Double maxPremiumRequests;
     private Double maxAiCredits;
+    private Integer serviceRetries;
     private Long maxTokens;
     private Boolean allowAllTools;
     private Boolean allowAllPaths;
@@ -224,6 +225,16 @@ public final class CopilotAutopilotStep extends Step {
     @DataBoundSetter
     public void setMaxPremiumRequests(Double maxPremiumRequests) {
         this.maxPremiumRequests = maxPremiumRequests;
+    }
+
+    /** How often the session goes on after GitHub's service refused it for a while; null: the global setting, else 2. */
+    public Integer getServiceRetries() {
+        return serviceRetries;
+    }
+
+    @DataBoundSetter
+    public void setServiceRetries(Integer serviceRetries) {
+        this.serviceRetries = serviceRetries;
     }
 
     public Double getMaxAiCredits() {

@@ -131,8 +131,11 @@ public final class SessionFollower {
             approvals.addListener(new ApprovalRecords());
         }
         tracker.addListener(new PolicyWarnings());
+        ServiceRetries serviceRetries = new ServiceRetries(plan.get(SessionSettings.SERVICE_RETRIES), timeout,
+                java.time.Instant.ofEpochMilli(startedAtMillis), this::warn).follow(tracker);
         this.verifyLoop = new VerifyLoop(this.callLimits.verify() == null ? null
-                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), outputCheck, masker).follow(tracker);
+                : new AcceptanceCheck(this.callLimits.verify(), this.callLimits.maxVerifyRounds()), outputCheck, masker,
+                serviceRetries).follow(tracker);
     }
 
     /** Each setting of the organisation's policy that overrode the session's permissions, once: a warning. */
@@ -318,8 +321,10 @@ public final class SessionFollower {
         if (timeout != null && System.currentTimeMillis() - startedAtMillis >= timeout.toMillis()) {
             return stop(session, (exit, activity) -> ProcessEnd.stopped(ProcessEnd.Termination.TIMED_OUT, exit, timeout, activity), true);
         }
-        if (tracker.scriptWorking()) {
-            lastActivityNanos = now; // the acceptance check prints at its end, a wait prints nothing: the wall clock limits them
+        if (tracker.scriptWorking() || tracker.backingOff()) {
+            // the acceptance check prints at its end, a wait prints nothing, the CLI is silent between its retries of a
+            // refused model call for as long as the service asks: the wall clock limits them
+            lastActivityNanos = now;
         }
         if (inactivityTimeout != null && now - lastActivityNanos >= inactivityTimeout.toNanos()) {
             return stop(session,
@@ -585,7 +590,8 @@ public final class SessionFollower {
     private void acceptUsage(CliEvent usageRecord) {
         UsageRecord usage = tracker.acceptUsage(usageRecord);
         journal.recordOwn(EventJournal.USAGE, describe(usage));
-        if (routed && !usage.auto() && !routingFailureWarned) {
+        if (routed && !tracker.autoModeResolved() && !routingFailureWarned) {
+            // the CLI 1.0.102 marks the calls as auto even then: only the missing routing event tells
             routingFailureWarned = true;
             warn("WARNING: model 'auto': GitHub's routing did not choose a model for turn " + usage.turn() + ", so the Copilot CLI used "
                     + (usage.model() == null ? "its default model" : "its default model, " + usage.model()) + ", instead.");

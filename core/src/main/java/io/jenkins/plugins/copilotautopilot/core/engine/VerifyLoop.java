@@ -43,10 +43,16 @@ final class VerifyLoop implements SessionListener {
     private String prompt;
     private long sentAtNanos;
 
-    VerifyLoop(AcceptanceCheck check, OutputCheck answers, SecretMasker masker) {
+    /** Going on after a refusal of GitHub's service, or null when the session never does. */
+    private final ServiceRetries serviceRetries;
+    /** Not before this time (millis) is the answer sent: the wait before going on after a refusal. */
+    private long notBeforeMillis;
+
+    VerifyLoop(AcceptanceCheck check, OutputCheck answers, SecretMasker masker, ServiceRetries serviceRetries) {
         this.check = check;
         this.answers = answers;
         this.masker = masker;
+        this.serviceRetries = serviceRetries;
     }
 
     private SessionTracker tracker;
@@ -83,8 +89,12 @@ final class VerifyLoop implements SessionListener {
         if (awaiting.step() != answeredStep) {
             decide(awaiting);
             answeredStep = awaiting.step();
-        } else if (now - sentAtNanos < TimeUnit.SECONDS.toNanos(RESEND_SECONDS)) {
+            sentAtNanos = 0;
+        } else if (sentAtNanos != 0 && now - sentAtNanos < TimeUnit.SECONDS.toNanos(RESEND_SECONDS)) {
             return;
+        }
+        if (System.currentTimeMillis() < notBeforeMillis) {
+            return; // waiting out the service's refusal
         }
         sentAtNanos = now;
         session.answer(awaiting.step(), answer, prompt);
@@ -92,7 +102,13 @@ final class VerifyLoop implements SessionListener {
 
     private void decide(SessionTracker.Awaiting awaiting) {
         prompt = null;
-        if (check == null && answers == null) {
+        notBeforeMillis = 0;
+        ServiceRetries.Retry retry = serviceRetries == null ? null : serviceRetries.retryAt(awaiting.step());
+        if (retry != null) {
+            answer = RESUME;
+            prompt = retry.prompt();
+            notBeforeMillis = retry.at().toEpochMilli();
+        } else if (check == null && answers == null) {
             answer = DONE;
         } else if (!awaiting.afterCheck()) {
             boolean endedWell = awaiting.exitCode() == 0 && !tracker.lastCompletionBlocked();

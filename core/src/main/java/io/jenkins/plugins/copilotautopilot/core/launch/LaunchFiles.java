@@ -78,6 +78,7 @@ public final class LaunchFiles {
         settings.put("keep", plan.get(SessionSettings.SESSION) != null ? "1" : "");
         settings.put("sandbox", plan.get(SessionSettings.SANDBOX) ? "1" : "");
         settings.put("answers", AnswerRequest.schema(plan) != null ? "1" : "");
+        settings.put("retries", plan.get(SessionSettings.SERVICE_RETRIES));
         boolean approvals = !plan.list(SessionSettings.APPROVE_TOOLS).isEmpty();
         settings.put("approvals", approvals ? "1" : "");
         settings.put("approval_wait", approvalWaitSeconds(plan));

@@ -120,7 +120,8 @@ public final class OutcomeDecider {
 
     private static SessionOutcome decideExited(SessionState state, ProcessEnd end) {
         if (state.firstError() != null) {
-            return new SessionOutcome(Outcome.FAILED, "The session failed with a " + state.firstError().describe());
+            String error = state.firstError().describe();
+            return new SessionOutcome(Outcome.FAILED, "The session failed with " + ("aeiou".indexOf(error.charAt(0)) >= 0 ? "an " : "a ") + error);
         }
         Integer exit = end.exitCode();
         if (exit != null && exit != 0) {

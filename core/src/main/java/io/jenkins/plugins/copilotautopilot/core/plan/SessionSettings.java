@@ -105,6 +105,10 @@ public final class SessionSettings {
             .title("Maximum autopilot continuations").option("--max-autopilot-continues"));
     public static final Setting<Double> MAX_PREMIUM_REQUESTS = add(define("maxPremiumRequests", Kind.amount()).merge(Merge.LOWER)
             .advanced().title("Budget: at most this many premium requests").option("--max-premium-requests"));
+    public static final Setting<Integer> SERVICE_RETRIES = add(define("serviceRetries", Kind.count(0, 10,
+            " must be from {min} to {max}, was {value}.")).fallback(2).advanced()
+            .title("When GitHub's service refuses the session for a while (rate limit, server error), continue it at most this often")
+            .option("--service-retries"));
     public static final Setting<Double> MAX_AI_CREDITS = add(define("maxAiCredits", Kind.amount()).merge(Merge.LOWER)
             .advanced().title("Budget: at most this many AI credits").option("--max-ai-credits"));
     public static final Setting<Long> MAX_TOKENS = add(define("maxTokens", Kind.tokens()).merge(Merge.LOWER).advanced()

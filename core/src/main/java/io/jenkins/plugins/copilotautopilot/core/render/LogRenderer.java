@@ -73,6 +73,8 @@ public final class LogRenderer implements SessionListener {
 
     private int currentTurn;
     private boolean routedModel;
+    /** The organisation's policy setting that overrode the tool permissions, or null: it then denies what needs a user. */
+    private String policySetting;
     /** The model name that lets GitHub route each call. */
     public static final String AUTO_MODEL = "auto";
     private int deniedFetches;
@@ -337,6 +339,7 @@ public final class LogRenderer implements SessionListener {
         String result = switch (call.status()) {
             case SUCCEEDED -> "ok" + took;
             case DENIED -> "DENIED" + took + (!call.deniedUrls().isEmpty() ? " (network: " + String.join(" ", call.deniedUrls()) + ")"
+                    : policySetting != null ? " (your organisation's policy: " + policySetting + ")"
                     : isPathDenial(call) ? " (a path outside the allowed ones: every tool is allowed)" : "")
                     + ": " + error;
             case FAILED -> "FAILED" + took + ": " + error;
@@ -432,6 +435,16 @@ public final class LogRenderer implements SessionListener {
     /** A line from the engine itself (not from the CLI). */
     public void note(String text) {
         block("", text);
+    }
+
+    @Override
+    public void onAutoModeResolved(String model, boolean fallback) {
+        block("", "Model auto: GitHub's routing chose " + (model == null ? "a model" : model) + (fallback ? " (its fallback)" : ""));
+    }
+
+    @Override
+    public void onPolicyEnforced(String setting, String escalation, boolean failClosed) {
+        policySetting = setting == null || setting.isBlank() ? "managed settings" : setting;
     }
 
     @Override

@@ -89,6 +89,7 @@ public final class RunnerArguments {
             "                                 (default: none)",
             "      --startup-timeout DURATION stop when the CLI prints nothing this long after its start (FAILED); 0 for none",
             "                                 (default: none)",
+            "      --service-retries N        continue the same session at most N times after GitHub's service refused it for a while (default: 2)",
             "      --max-ai-credits N         stop once GitHub billed the model calls N AI credits (default: no limit)",
             "      --max-premium-requests N   stop once the model calls cost N premium requests (default: no limit)",
             "      --max-tokens N             stop once the model calls used N tokens, input plus output (default: no limit)",

@@ -94,4 +94,16 @@ public interface SessionListener {
     /** A stdout line that was not an event, or an event line too long to read. */
     default void onPlainOutput(PlainOutput line) {
     }
+
+    /** The CLI retries a model call the service refused ({@code assistant.turn_retry}), e.g. for {@code rate_limit}. */
+    default void onTurnRetry(String reason, java.time.Instant at) {
+    }
+
+    /** The launch script waits to be told what comes next (after a run of the CLI, or of the check). */
+    default void onAwaiting(SessionTracker.Awaiting awaiting, java.time.Instant at) {
+    }
+
+    /** GitHub's routing chose {@code model} for the session ({@code --model auto}); {@code fallback} when it fell back. */
+    default void onAutoModeResolved(String model, boolean fallback) {
+    }
 }

@@ -74,6 +74,11 @@ public final class SessionTracker {
     private String taskOutcome;
     private String taskBlocker;
     private SessionError firstError;
+    /** The run of the CLI ({@link #cliEnds()} when it came) that {@link #firstError} came from. */
+    private int firstErrorRun;
+    private int riddenOut;
+    private boolean backingOff;
+    private boolean autoModeResolved;
     private String autopilotStopReason;
     private boolean idle;
     private boolean cancelled;
@@ -110,6 +115,9 @@ public final class SessionTracker {
         synchronized (this) {
             events++;
             awaiting = null; // whatever the launch script or the CLI prints next, the script has moved on
+            // the CLI is silent between its own retries of a refused model call (as long as the service's Retry-After)
+            backingOff = "assistant.turn_retry".equals(event.type()) || "model.call_failure".equals(event.type())
+                    || backingOff && event.ephemeral() && !"assistant.turn_start".equals(event.type());
         }
         try {
             dispatch(event);
@@ -139,11 +147,21 @@ public final class SessionTracker {
                 listeners.forEach(l -> l.onInfo(event.dataText("infoType"), event.dataText("message")));
             }
             case "session.managed_settings_enforced" -> policyEnforced(event);
+            case "session.auto_mode_resolved" -> {
+                String chosen = event.dataText("chosenModel");
+                boolean fallback = event.data().path("fallback").asBoolean(false);
+                synchronized (this) {
+                    autoModeResolved = true;
+                }
+                listeners.forEach(l -> l.onAutoModeResolved(chosen, fallback));
+            }
             case "abort" -> stopping();
             case "assistant.turn_retry" -> {
                 synchronized (this) {
                     retries++;
                 }
+                String reason = event.dataText("reason");
+                listeners.forEach(l -> l.onTurnRetry(reason, event.timestamp()));
             }
             case "session.autopilot_stopped" -> {
                 String reason = event.dataText("reason");
@@ -189,6 +207,10 @@ public final class SessionTracker {
                     if (!awaiting.afterCheck()) {
                         cliEnds++;
                     }
+                }
+                Awaiting waits = awaiting();
+                if (waits != null) {
+                    listeners.forEach(l -> l.onAwaiting(waits, event.timestamp()));
                 }
             }
             case CliEvent.VERIFY_FINISHED -> {
@@ -409,6 +431,7 @@ public final class SessionTracker {
         synchronized (this) {
             if (firstError == null) {
                 firstError = error;
+                firstErrorRun = cliEnds;
             }
         }
         listeners.forEach(l -> l.onSessionError(error));
@@ -588,6 +611,32 @@ public final class SessionTracker {
     }
 
     /** How many {@code session.task_complete} events the session's stream held so far (each CLI run's own). */
+    /**
+     * The error of the run of the CLI that just ended no longer decides the session: it is being continued after it
+     * ({@code serviceRetries}). Called in the stream's order, as the run's end is read.
+     */
+    public synchronized void rideOut() {
+        if (firstError != null && firstErrorRun == cliEnds - 1) {
+            firstError = null;
+        }
+        riddenOut++;
+    }
+
+    /** How often the session was continued after GitHub's service refused it. */
+    public synchronized int riddenOut() {
+        return riddenOut;
+    }
+
+    /** Whether GitHub's routing chose a model for the session ({@code --model auto}: {@code session.auto_mode_resolved}). */
+    public synchronized boolean autoModeResolved() {
+        return autoModeResolved;
+    }
+
+    /** Whether the CLI is between its own retries of a model call the service refused (it prints nothing then). */
+    public synchronized boolean backingOff() {
+        return backingOff;
+    }
+
     /** How many runs of the CLI have ended (the launch script waited after each): the number of the one running now. */
     public synchronized int cliEnds() {
         return cliEnds;

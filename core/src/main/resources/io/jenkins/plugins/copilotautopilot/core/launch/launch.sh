@@ -289,7 +289,7 @@ if ! [ -O "$c" ] && [ "$(id -u)" = 0 ]; then
   case $owner in 0:* | '') owner= ;; esac
 fi
 
-limit=0 describe='' changes=1 keep='' sandbox='' answers='' approvals='' approval_wait=360 own_hooks='' otel='' kill_grace=3 await=900
+limit=0 describe='' changes=1 keep='' sandbox='' answers='' approvals='' approval_wait=360 own_hooks='' otel='' kill_grace=3 await=900 retries=0
 untracked_files=10000 untracked_kb=102400 patch_bytes=1048576 verify_lines=60 verify_chars=1000
 if [ -f "$in/launch" ]; then
   while IFS='=' read -r k v || [ -n "$k" ]; do
@@ -298,11 +298,11 @@ if [ -f "$in/launch" ]; then
       answers) answers=$v ;; approvals) approvals=$v ;; approval_wait) approval_wait=$v ;; own_hooks) own_hooks=$v ;; otel) otel=$v ;;
       kill_grace) kill_grace=$v ;; await) await=$v ;; untracked_files) untracked_files=$v ;;
       untracked_kb) untracked_kb=$v ;; patch_bytes) patch_bytes=$v ;; verify_lines) verify_lines=$v ;;
-      verify_chars) verify_chars=$v ;;
+      verify_chars) verify_chars=$v ;; retries) retries=$v ;;
     esac
   done < "$in/launch"
 fi
-for v in "$limit" "$approval_wait" "$kill_grace" "$await" "$untracked_files" "$untracked_kb" "$patch_bytes" "$verify_lines" "$verify_chars"; do
+for v in "$limit" "$approval_wait" "$kill_grace" "$await" "$retries" "$untracked_files" "$untracked_kb" "$patch_bytes" "$verify_lines" "$verify_chars"; do
   case $v in '' | *[!0-9]*) fail 126 "a launch setting is not a number: $v" ;; esac
 done
 verify=
@@ -416,11 +416,12 @@ exec 2>/dev/null
 snapshot before
 run_cli "$@"
 
-# ---- the acceptance check and the answer's schema, as the follower directs them ----
+# ---- the acceptance check, the answer's schema, and going on after GitHub's service refused the session (the CLI
+# exits 1 then), as the follower directs them ----
 
 step=0
 round=0
-if [ -n "$verify" ] || [ "$answers" = 1 ]; then
+if [ -n "$verify" ] || [ "$answers" = 1 ] || { [ "$retries" -gt 0 ] && [ "$code" -eq 1 ]; }; then
   after=cli
   result=$code
   while ! stopped; do

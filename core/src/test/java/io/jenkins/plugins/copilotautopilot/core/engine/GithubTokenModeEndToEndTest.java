@@ -2,9 +2,11 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.ALLOW_ALL_TOOLS;
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MODEL;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
 import io.jenkins.plugins.copilotautopilot.core.testing.GithubStandIn;
 import io.jenkins.plugins.copilotautopilot.core.testing.GithubStandIn.Request;
@@ -39,6 +41,18 @@ class GithubTokenModeEndToEndTest {
     private static String describe(E2eRun run) {
         return run.result.outcome() + " / " + run.result.reason() + " / exit " + run.result.exitCode() + "\n"
                 + String.join("\n", run.log.lines());
+    }
+
+    /** The session ended FAILED with this kind of failure, in the result and in one closing line saying what to do. */
+    private static void assertFailure(E2eRun run, ServiceFailure.Kind kind, boolean retryable, String action) {
+        assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
+        assertThat(run.result.failure()).as(describe(run)).isNotNull();
+        assertThat(run.result.failure().kind()).isEqualTo(kind);
+        assertThat(run.result.failure().retryable()).isEqualTo(retryable);
+        assertThat(run.result.failure().action()).contains(action);
+        assertThat(run.result.toMap().get("failure")).asString().contains("kind=" + kind.name());
+        assertThat(run.log.lines()).filteredOn(l -> l.startsWith("[copilot] Failure: " + kind.name())).singleElement().asString()
+                .contains(action);
     }
 
     private static List<String> initiators(GithubStandIn github) {
@@ -114,12 +128,15 @@ class GithubTokenModeEndToEndTest {
     @Test
     void aRateLimitThatNeverClearsFailsAfterSixAttemptsWithTheCliMessage() throws Exception {
         try (GithubStandIn github = standIn().rateLimited(GithubStandIn.ALWAYS, 1)) {
-            E2eRun run = session(github).run();
+            E2eRun run = session(github).options(o -> o.set(SERVICE_RETRIES, 0)).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
             assertThat(run.result.reason()).startsWith("The session failed with a rate_limit error (HTTP 429): You've hit your rate limit.");
             assertThat(run.result.exitCode()).isEqualTo(1);
             assertThat(github.modelCalls()).hasSize(6);
+            assertFailure(run, ServiceFailure.Kind.RATE_LIMITED, true, "wait");
+            assertThat(run.result.failure().errorCode()).isEqualTo("rate_limited");
+            assertThat(run.result.failure().statusCode()).isEqualTo(429);
         }
     }
 
@@ -138,13 +155,15 @@ class GithubTokenModeEndToEndTest {
     @Test
     void aServiceThatStaysUnavailableFailsAfterFiveRetriesWithTheCliMessage() throws Exception {
         try (GithubStandIn github = standIn().serverError(503, GithubStandIn.ALWAYS)) {
-            E2eRun run = session(github).run();
+            E2eRun run = session(github).options(o -> o.set(SERVICE_RETRIES, 0)).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
             assertThat(run.result.reason()).startsWith("The session failed with a model error (HTTP 503): Execution failed:"
                     + " Failed to get response from the AI model; retried 5 times (total retry wait time: ")
                     .endsWith(" Last error: 503 standin 503");
             assertThat(github.modelCalls()).hasSize(6);
+            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.SERVICE_ERROR);
+            assertThat(run.result.failure().retryable()).isTrue();
         }
     }
 
@@ -160,6 +179,9 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.exitCode()).isEqualTo(1);
             assertThat(github.modelCalls()).as("no retry").hasSize(1);
             assertThat(run.journalText()).contains("\"errorCode\":\"" + errorCode + "\"");
+            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.QUOTA_EXHAUSTED);
+            assertThat(run.result.failure().errorCode()).isEqualTo(errorCode);
+            assertThat(run.result.failure().retryable()).isFalse();
         }
     }
 
@@ -169,9 +191,10 @@ class GithubTokenModeEndToEndTest {
             E2eRun run = session(github).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
-            assertThat(run.result.reason()).isEqualTo("The session failed with a authorization error (HTTP 401): Authorization error."
+            assertThat(run.result.reason()).isEqualTo("The session failed with an authorization error (HTTP 401): Authorization error."
                     + " Your credentials may be expired or invalid.");
             assertThat(github.modelCalls()).hasSize(3);
+            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.AUTHORIZATION);
         }
     }
 
@@ -186,6 +209,7 @@ class GithubTokenModeEndToEndTest {
                     + " 'Copilot Requests' permission enabled");
             assertThat(run.result.exitCode()).isEqualTo(1);
             assertThat(github.modelCalls()).isEmpty();
+            assertFailure(run, ServiceFailure.Kind.AUTHORIZATION, false, "Replace the GitHub token");
         }
     }
 
@@ -197,6 +221,7 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
             assertThat(run.result.reason()).isEqualTo("The Copilot CLI exited with code 1: Error: Access denied by policy settings");
             assertThat(github.modelCalls()).isEmpty();
+            assertFailure(run, ServiceFailure.Kind.POLICY_DENIED, false, "admin");
         }
     }
 
@@ -209,6 +234,7 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.reason()).isEqualTo("The Copilot CLI exited with code 1: Error: Run `copilot --model gpt-5` in"
                     + " interactive mode to enable this model");
             assertThat(github.modelCalls()).isEmpty();
+            assertFailure(run, ServiceFailure.Kind.MODEL_UNAVAILABLE, false, "model");
         }
     }
 
@@ -221,18 +247,26 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.reason()).isEqualTo("The Copilot CLI exited with code 1: Error: Model \"no-such-model\" from --model"
                     + " flag is not available.");
             assertThat(github.modelCalls()).isEmpty();
+            assertFailure(run, ServiceFailure.Kind.MODEL_UNAVAILABLE, false, "model");
         }
     }
 
     @Test
-    void managedSettingsThatBlockBypassModeDenyAWritingToolButTheSessionCompletes() throws Exception {
+    void managedSettingsThatBlockBypassModeAreAWarningAndTheirDenialsMakeTheSessionIncomplete() throws Exception {
         try (GithubStandIn github = standIn().blockBypassPermissions()) {
             E2eRun run = session(github).run();
 
-            assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
+            assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.INCOMPLETE);
+            assertThat(run.result.reason()).contains("your organisation's policy (permissions.disableBypassPermissionsMode) denied 1 tool call");
             assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+            assertThat(run.result.policyDeniedToolCalls()).isEqualTo(1);
+            assertThat(run.result.warnings()).anyMatch(w -> w.startsWith("WARNING: your organisation's policy"
+                    + " (permissions.disableBypassPermissionsMode)"));
+            assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] WARNING: your organisation's policy"
+                    + " (permissions.disableBypassPermissionsMode)"));
             assertThat(run.workDir.resolve("hi.txt")).doesNotExist();
-            assertThat(run.log.find("< bash DENIED")).contains("Permission denied because no interactive user response was available");
+            assertThat(run.log.find("< bash DENIED")).contains("(your organisation's policy: permissions.disableBypassPermissionsMode)")
+                    .contains("Permission denied because no interactive user response was available");
             assertThat(run.journalText()).contains("\"type\":\"session.managed_settings_enforced\"")
                     .contains("bypass_permissions_blocked");
         }
@@ -250,6 +284,9 @@ class GithubTokenModeEndToEndTest {
                 assertThat(r.header("copilot-session-token")).isEqualTo("standin-auto-session-token");
             });
             assertThat(run.journalText()).contains("\"type\":\"session.auto_mode_resolved\"");
+            assertThat(run.log.lines()).contains("[copilot] Model auto: GitHub's routing chose gpt-5",
+                            "[copilot]   tokens: 1,000 in, 20 out | model: gpt-5 | premium requests: 1 | AI credits: 1")
+                    .noneMatch(l -> l.contains("GitHub's routing did not choose"));
         }
     }
 
@@ -264,6 +301,8 @@ class GithubTokenModeEndToEndTest {
             assertThat(github.modelCalls()).isNotEmpty().allSatisfy(r ->
                     assertThat(r.json().path("model").asText()).isEqualTo(GithubStandIn.FREE_MODEL));
             assertThat(run.result.premiumRequests()).isEqualTo(0.0);
+            assertThat(run.log.lines()).contains("[copilot] WARNING: model 'auto': GitHub's routing did not choose a model for turn 1,"
+                    + " so the Copilot CLI used its default model, gpt-5-mini, instead.");
         }
     }
 }
