@@ -28,6 +28,8 @@ import java.util.UUID;
  * environment capture are off.
  */
 public final class CliCommandBuilder {
+    /** The least AI credits the CLI's {@code --max-ai-credits} takes. */
+    static final int CLI_LEAST_AI_CREDITS = 30;
     public static final String GITHUB_TOKEN_VARIABLE = OwnCredentials.GITHUB_TOKEN_VARIABLE;
     public static final String PROVIDER_API_KEY_VARIABLE = OwnCredentials.PROVIDER_API_KEY_VARIABLE;
     /** {@code COPILOT_AUTOPILOT_MCP_SECRET_1}, ...: the secret values of the MCP servers' configuration. */
@@ -72,6 +74,12 @@ public final class CliCommandBuilder {
         String model = plan.get(SessionSettings.MODEL);
         if (model != null && providerBaseUrl == null) {
             args.add("--model=" + model);
+        }
+        Double maxAiCredits = plan.get(SessionSettings.MAX_AI_CREDITS);
+        if (maxAiCredits != null && maxAiCredits >= CLI_LEAST_AI_CREDITS && providerBaseUrl == null) {
+            // the CLI stops at a model call's end, before the next, where the follower reads the calls' records a
+            // moment later (the CLI refuses fewer than 30)
+            args.add("--max-ai-credits=" + (long) Math.ceil(maxAiCredits));
         }
         String effort = plan.get(SessionSettings.REASONING_EFFORT);
         if (effort != null) {

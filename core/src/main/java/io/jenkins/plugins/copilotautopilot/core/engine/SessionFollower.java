@@ -702,6 +702,14 @@ public final class SessionFollower {
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
+        if (finalEnd.termination() == ProcessEnd.Termination.EXITED && budget.maxAiCredits() != null && state.firstError() != null
+                && "session_limits".equals(state.firstError().errorType())) {
+            // the CLI's own cap, handed the same budget, stopped it first at a model call's end: the budget's stop
+            UsageTotals spent = tracker.usage();
+            finalEnd = ProcessEnd.overBudget(finalEnd.exitCode(), "AI credits used: " + (spent.aiCredits() == null ? "?"
+                    : AiCredits.format(spent.aiCredits())) + ", limit " + AiCredits.format(budget.maxAiCredits())
+                    + " (maxAiCredits; the Copilot CLI stopped at it)", state.activity());
+        }
         io.jenkins.plugins.copilotautopilot.core.output.OutputVerdict answer = outputCheck == null ? null : outputCheck.latest();
         SessionOutcome outcome = OutcomeDecider.decide(state, finalEnd, outputCheck == null ? null
                 : new OutcomeDecider.Answer(outputCheck.rounds(), outputCheck.invalidRounds() >= outputCheck.maxRounds(),

@@ -113,6 +113,20 @@ class AiCreditsEndToEndTest {
     }
 
     @Test
+    void aBudgetOfThirtyOrMoreIsHandedToTheCliWhichStopsAtTheCallThatReachesIt() throws Exception {
+        try (GithubStandIn github = GithubStandIn.start(request -> Reply.text("Still thinking, no task_complete yet.")).creditsPerCall(10)) {
+            E2eRun run = E2eRun.withGithub(github).prompt("Think.").options(o -> o.set(MAX_AUTOPILOT_CONTINUES, 20).set(MAX_AI_CREDITS, 30.0)).run();
+
+            assertThat(run.command.commandLine()).contains("--max-ai-credits=30");
+            assertThat(run.result.outcome()).as(String.join("\n", run.log.lines())).isEqualTo(Outcome.OVER_BUDGET);
+            assertThat(run.result.reason()).contains("AI credits used: 30, limit 30 (maxAiCredits");
+            assertThat(run.result.failure()).isNull();
+            assertThat(github.modelCalls()).as("the call that reaches the budget is the last").hasSize(3);
+            assertThat(run.result.aiCredits()).isEqualTo(30.0);
+        }
+    }
+
+    @Test
     void anAiCreditQuotaStopsTheSessionAsATokenQuotaDoes() throws Exception {
         UsageLedger ledger = UsageLedger.open(dir.resolve("usage.jsonl"), Clock.system(ZoneId.of("UTC")), 30);
         ledger.record("earlier-run", "team/app", "gpt-5", new Spend(10_000, 1, 12, false));
