@@ -69,7 +69,7 @@ class RunnerEndToEndTest {
             String log = out.toString(StandardCharsets.UTF_8);
             assertThat(code).as(log + err.toString(StandardCharsets.UTF_8)).isZero();
             assertThat(log).contains("[copilot] Model: gpt-5", "[copilot] COMPLETED: The agent called task_complete",
-                    "[copilot] Summary: Wrote hi.txt.");
+                    "[copilot] Summary: Wrote hi.txt.", "| premium requests: 1 | AI credits: 2 |");
             assertThat(work.resolve("hi.txt")).exists();
             assertThat(github.modelCalls()).hasSize(2).allSatisfy(r ->
                     assertThat(r.header("authorization")).isEqualTo("Bearer " + GithubStandIn.TOKEN));
@@ -91,7 +91,24 @@ class RunnerEndToEndTest {
             assertThat(code).as(log).isEqualTo(1);
             assertThat(log).contains("[copilot] FAILED: The session failed with a quota error (HTTP 402): standin: payment required"
                     + " (quota_exceeded)");
+            assertThat(log).contains("[copilot] Failure: QUOTA_EXHAUSTED (quota_exceeded, HTTP 402, retrying will not help): ");
             assertThat(github.modelCalls()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aTokenGithubRefusesExitsOneNamingWhereItCameFrom() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        try (GithubStandIn github = GithubStandIn.start(Scripts.bashThenComplete("echo hi > hi.txt", "Wrote hi.txt."))
+                .unauthorizedEverywhere()) {
+            Map<String, String> cliEnv = new HashMap<>(System.getenv());
+            cliEnv.putAll(github.variables(Files.createTempDirectory(TestFolders.root(), "cache-")));
+            int code = run(tokenEnv(), cliEnv, "-C", work.toString(), "-p", "Write hi.txt", "--model", GithubStandIn.MODEL);
+
+            String log = out.toString(StandardCharsets.UTF_8);
+            assertThat(code).as(log).isEqualTo(1);
+            assertThat(log).contains("[copilot] Failure: AUTHORIZATION (retrying will not help): ").contains("$COPILOT_GITHUB_TOKEN");
+            assertThat(github.modelCalls()).isEmpty();
         }
     }
 
