@@ -42,8 +42,17 @@ public record UsageRecord(int turn, String model, long inputTokens, long outputT
         return new UsageRecord(turn, usage.path("model").isTextual() ? usage.path("model").asText() : null,
                 usage.path("inputTokens").asLong(0), usage.path("outputTokens").asLong(0),
                 usage.path("cacheReadTokens").asLong(0), usage.path("cacheWriteTokens").asLong(0),
-                usage.path("cost").asDouble(0), usage.path("duration").canConvertToLong() ? usage.path("duration").asLong() : -1,
+                premiumRequests(usage), usage.path("duration").canConvertToLong() ? usage.path("duration").asLong() : -1,
                 nanoAiu(usage), usage.path("isAuto").asBoolean(false));
+    }
+
+    /**
+     * The call's cost in premium requests: its model's multiplier ({@code cost}) when the user's turn made the call; a
+     * call the agent made on its own (after a tool, a retry: {@code initiator: agent}) costs none, as the CLI's own
+     * count in its result line has it.
+     */
+    private static double premiumRequests(JsonNode usage) {
+        return "agent".equals(usage.path("initiator").asText("")) ? 0 : usage.path("cost").asDouble(0);
     }
 
     /**

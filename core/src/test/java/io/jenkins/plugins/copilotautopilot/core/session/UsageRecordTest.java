@@ -41,6 +41,13 @@ class UsageRecordTest {
     }
 
     @Test
+    void aCallTheAgentMadeOnItsOwnCostsNoPremiumRequest() {
+        assertThat(record("{\"model\":\"gpt-5\",\"cost\":1,\"initiator\":\"user\"}").premiumRequests()).isEqualTo(1);
+        assertThat(record("{\"model\":\"gpt-5\",\"cost\":1}").premiumRequests()).isEqualTo(1);
+        assertThat(record("{\"model\":\"gpt-5\",\"cost\":1,\"initiator\":\"agent\"}").premiumRequests()).isZero();
+    }
+
+    @Test
     void creditsAreWrittenToTheCent() {
         assertThat(AiCredits.format(2.5)).isEqualTo("2.5");
         assertThat(AiCredits.format(1250)).isEqualTo("1,250");
