@@ -104,22 +104,24 @@ class ConfigurationAsCodeTest {
         ConfigurationAsCode.get().configure(yaml.toUri().toString());
 
         List<io.jenkins.plugins.copilotautopilot.usage.QuotaLimit> quotas = io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getQuotas();
-        assertEquals(2, quotas.size());
-        assertEquals("TOKENS", quotas.get(0).getMetric());
-        assertEquals(2_000_000, quotas.get(0).limit());
-        assertEquals("2000000", quotas.get(0).getLimit());
+        assertEquals(3, quotas.size());
+        assertEquals("AI_CREDITS", quotas.get(0).getMetric());
+        assertEquals(5000, quotas.get(0).limit());
+        assertEquals("5000", quotas.get(0).getLimit());
         assertEquals("DAY", quotas.get(0).getWindow());
         assertFalse(quotas.get(0).isEachJob());
-        assertEquals("PREMIUM_REQUESTS", quotas.get(1).getMetric());
+        assertEquals("AI_CREDITS", quotas.get(1).getMetric());
         assertEquals("ROLLING_24H", quotas.get(1).getWindow());
         assertTrue(quotas.get(1).isEachJob());
+        assertEquals("TOKENS", quotas.get(2).getMetric());
+        assertEquals(2_000_000, quotas.get(2).limit());
         assertEquals(Integer.valueOf(90), io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getUsageRetentionDays());
-        assertEquals(2, new io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration().getQuotas().size(), "saved");
+        assertEquals(3, new io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration().getQuotas().size(), "saved");
         assertEquals(Integer.valueOf(3), io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration.get().getSessionsPerCredential());
         assertEquals(Integer.valueOf(3), new io.jenkins.plugins.copilotautopilot.usage.QuotaConfiguration().getSessionsPerCredential(), "saved");
 
         String exported = Util.toYamlString(Util.getUnclassifiedRoot(new ConfigurationContext(ConfiguratorRegistry.get())).get("copilotAutopilotQuotas"));
-        assertThat(exported, containsString("metric: \"PREMIUM_REQUESTS\""));
+        assertThat(exported, containsString("metric: \"AI_CREDITS\""));
         assertThat(exported, containsString("window: \"ROLLING_24H\""));
         assertThat(exported, containsString("eachJob: true"));
         assertThat(exported, containsString("usageRetentionDays: 90"));
