@@ -192,9 +192,12 @@ class FaultMatrixTest {
 
     @Test
     void http500ForeverFailsAfterTheRetries() throws IOException {
-        E2eRun run = E2eRun.with(Scripts.always(Reply.status(500, "scripted: always broken"))).run();
+        // the CLI's own retries alone (riding the failure out is ServiceRetriesEndToEndTest's)
+        E2eRun run = E2eRun.with(Scripts.always(Reply.status(500, "scripted: always broken")))
+                .options(o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES, 0)).run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).contains("HTTP 500").contains("scripted: always broken");
+        assertThat(run.result.failure().kind()).isEqualTo(io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure.Kind.SERVICE_ERROR);
         assertThat(run.log.lines().stream().filter(l -> l.contains("Retrying")).count()).isEqualTo(5);
         assertJournalIntact(run.journal);
     }
