@@ -1,7 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.ALLOW_ALL_TOOLS;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.GITHUB_MCP_SERVER;
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MODEL;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.REASONING_EFFORT;
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -273,6 +275,40 @@ class GithubTokenModeEndToEndTest {
                     .contains("Permission denied because no interactive user response was available");
             assertThat(run.journalText()).contains("\"type\":\"session.managed_settings_enforced\"")
                     .contains("bypass_permissions_blocked");
+        }
+    }
+
+    @Test
+    void aReasoningEffortTheModelListsReachesTheModelAndOneItDoesNotIsRefusedBeforeAnyCall() throws Exception {
+        try (GithubStandIn github = standIn()) {
+            E2eRun run = session(github).options(o -> o.set(REASONING_EFFORT, "high")).run();
+
+            assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
+            assertThat(github.modelCalls()).isNotEmpty().allSatisfy(r ->
+                    assertThat(r.json().path("reasoning").path("effort").asText()).isEqualTo("high"));
+            assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Model: gpt-5, reasoning effort high |"));
+        }
+        try (GithubStandIn github = standIn()) {
+            E2eRun run = session(github).options(o -> o.set(REASONING_EFFORT, "xhigh")).run();
+
+            assertThat(github.modelCalls()).isEmpty();
+            assertFailure(run, ServiceFailure.Kind.MODEL_UNAVAILABLE, false, "model");
+            assertThat(run.result.reason()).contains("Reasoning effort \"xhigh\" is not supported for model \"gpt-5\"");
+        }
+    }
+
+    @Test
+    void theBuiltInGithubMcpServerIsAskedForOnlyWhenItIsOn() throws Exception {
+        try (GithubStandIn github = standIn()) {
+            session(github).run();
+            assertThat(github.requests("/mcp/readonly")).as("on by default").isNotEmpty();
+        }
+        try (GithubStandIn github = standIn()) {
+            E2eRun run = session(github).options(o -> o.set(GITHUB_MCP_SERVER, false)).run();
+
+            assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
+            assertThat(run.command.commandLine()).contains("--disable-builtin-mcps");
+            assertThat(github.requests("/mcp/readonly")).isEmpty();
         }
     }
 
