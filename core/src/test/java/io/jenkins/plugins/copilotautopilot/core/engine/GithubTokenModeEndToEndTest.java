@@ -325,7 +325,7 @@ class GithubTokenModeEndToEndTest {
             });
             assertThat(run.journalText()).contains("\"type\":\"session.auto_mode_resolved\"");
             assertThat(run.log.lines()).contains("[copilot] Model auto: GitHub's routing chose gpt-5",
-                            "[copilot]   tokens: 1,000 in, 20 out | model: gpt-5 | premium requests: 1 | AI credits: 1")
+                            "[copilot]   tokens: 1,000 in, 20 out | model: gpt-5 | AI credits: 1")
                     .noneMatch(l -> l.contains("GitHub's routing did not choose"));
         }
     }
