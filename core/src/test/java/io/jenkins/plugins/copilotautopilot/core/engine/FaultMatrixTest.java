@@ -192,7 +192,9 @@ class FaultMatrixTest {
 
     @Test
     void http500ForeverFailsAfterTheRetries() throws IOException {
-        E2eRun run = E2eRun.with(Scripts.always(Reply.status(500, "scripted: always broken"))).run();
+        // the CLI's own retries only: the session's service retries (ServiceRetriesEndToEndTest) would run the CLI again
+        E2eRun run = E2eRun.with(Scripts.always(Reply.status(500, "scripted: always broken")))
+                .options(o -> o.set(SERVICE_RETRIES, 0)).run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).contains("HTTP 500").contains("scripted: always broken");
         assertThat(run.log.lines().stream().filter(l -> l.contains("Retrying")).count()).isEqualTo(5);

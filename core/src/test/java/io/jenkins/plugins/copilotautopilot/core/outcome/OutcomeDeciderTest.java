@@ -87,7 +87,7 @@ class OutcomeDeciderTest {
     void errorsAndBadExitsFail() {
         SessionError error = new SessionError("authentication", "bad token", 401);
         assertThat(exited(state(true, "Done", true, error, null, RESULT), 1).reason())
-                .isEqualTo("The session failed with a authentication error (HTTP 401): bad token");
+                .isEqualTo("The session failed with an authentication error (HTTP 401): bad token");
         assertThat(OutcomeDecider.decide(state(true, "Done", true, null, null, RESULT),
                 ProcessEnd.exited(1, "Error: No authentication information found.", true)).reason())
                 .isEqualTo("The Copilot CLI exited with code 1: Error: No authentication information found.");
