@@ -50,7 +50,9 @@ class ServiceFailureRunTest {
         Path err = dir.resolve("stderr.txt");
         Files.writeString(err, stderr, StandardCharsets.UTF_8);
         Path cli = ScriptCli.write(dir.resolve("bin"), "cat '" + out + "'\ncat '" + err + "' >&2\n" + end);
-        return ScriptCli.run(cli, dir, o -> { }, new SessionListener() { }, b -> b.tokenSource("credential 'copilot-token'"), e -> { });
+        // how each end is classified, as the session's last run of the CLI ends (riding it out is ServiceRetriesEndToEndTest's)
+        return ScriptCli.run(cli, dir, o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES, 0),
+                new SessionListener() { }, b -> b.tokenSource("credential 'copilot-token'"), e -> { });
     }
 
     private static JsonNode finished(String journal) throws Exception {
