@@ -128,6 +128,9 @@ public final class QuotaLimit extends AbstractDescribableImpl<QuotaLimit> {
 
         @POST
         public FormValidation doCheckLimit(@QueryParameter String value) {
+            if (value == null || value.isBlank()) {
+                return FormValidation.ok(); // a quota just added: nothing typed yet (saving it empty is refused)
+            }
             try {
                 parseLimit(value);
                 return FormValidation.ok();

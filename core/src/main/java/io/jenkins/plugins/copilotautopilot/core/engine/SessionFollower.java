@@ -91,6 +91,8 @@ public final class SessionFollower {
     private Stopping stopping;
     private boolean usageWarned;
     private boolean creditsWarned;
+    /** Whether a step's budget (not a quota) stopped the session: its reason then gives the session's final total. */
+    private boolean budgetStopped;
     private final boolean routed;
     private boolean routingFailureWarned;
     /** The startup limit was looked at once it had passed: from then on there is nothing to check. */
@@ -315,6 +317,7 @@ public final class SessionFollower {
         }
         if (spent != null) {
             String why = spent;
+            budgetStopped = budget.spent(tracker.usage()) != null;
             return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, why, activity), true);
         }
         long now = System.nanoTime();
@@ -392,9 +395,12 @@ public final class SessionFollower {
         if (usageWarned || !budget.isSet()) {
             return;
         }
-        int calls = tracker.state().turns();
+        SessionState now = tracker.state();
+        int calls = now.turns();
         int recorded = tracker.usage().calls();
-        if (calls - recorded >= (atTheEnd ? 1 : 2) && recorded == 0) {
+        // a call the service refused (a rate limit, a quota) is not billed and has no record
+        boolean refused = now.retries() > 0 || now.firstError() != null || tracker.riddenOut() > 0;
+        if (calls - recorded >= (atTheEnd ? 1 : 2) && recorded == 0 && !refused) {
             usageWarned = true;
             warn("WARNING: " + budget.names() + " is set, but the Copilot CLI wrote no usage record for " + calls
                     + (calls == 1 ? " model call" : " model calls")
@@ -702,6 +708,11 @@ public final class SessionFollower {
         checkReportedPremiumRequests(tracker.state().result());
         SessionState state = tracker.state();
         ProcessEnd finalEnd = end.with(stderr.explanation(), end.outputEnded());
+        if (budgetStopped && finalEnd.termination() == ProcessEnd.Termination.OVER_BUDGET && budget.spent(tracker.usage()) != null) {
+            // calls recorded after the stop was decided count too: the reason and the totals say the same
+            ProcessEnd total = ProcessEnd.overBudget(finalEnd.exitCode(), budget.spent(tracker.usage()), finalEnd.activity());
+            finalEnd = finalEnd.unconfirmed() ? total.asUnconfirmed() : total;
+        }
         if (finalEnd.termination() == ProcessEnd.Termination.EXITED && budget.maxAiCredits() != null && state.firstError() != null
                 && "session_limits".equals(state.firstError().errorType())) {
             // the CLI's own cap, handed the same budget, stopped it first at a model call's end: the budget's stop

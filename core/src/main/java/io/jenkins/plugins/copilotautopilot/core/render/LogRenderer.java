@@ -73,6 +73,7 @@ public final class LogRenderer implements SessionListener {
 
     private int currentTurn;
     private boolean routedModel;
+    private final java.util.Set<String> cliWarnings = new java.util.HashSet<>();
     /** The organisation's policy setting that overrode the tool permissions, or null: it then denies what needs a user. */
     private String policySetting;
     /** The model name that lets GitHub route each call. */
@@ -392,6 +393,9 @@ public final class LogRenderer implements SessionListener {
 
     @Override
     public void onWarning(String warningType, String message) {
+        if (!cliWarnings.add(warningType + "\n" + message)) {
+            return; // the CLI says it again at each start of the session (going on after a refusal, the check's rounds)
+        }
         line("WARNING" + (warningType == null ? "" : " (" + warningType + ")") + ": " + Texts.truncate(Texts.oneLine(message), MAX_LINE));
     }
 

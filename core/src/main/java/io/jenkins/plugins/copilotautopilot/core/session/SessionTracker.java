@@ -77,6 +77,8 @@ public final class SessionTracker {
     /** The run of the CLI ({@link #cliEnds()} when it came) that {@link #firstError} came from. */
     private int firstErrorRun;
     private int riddenOut;
+    /** Ride-outs whose run of the CLI has started again: the one after {@link #riddenOut} is being waited for. */
+    private int riddenOutAnswered;
     private boolean backingOff;
     private boolean autoModeResolved;
     private String autopilotStopReason;
@@ -114,6 +116,9 @@ public final class SessionTracker {
     public void accept(CliEvent event) {
         synchronized (this) {
             events++;
+            if (awaiting != null && !awaiting.afterCheck()) {
+                riddenOutAnswered = riddenOut;
+            }
             awaiting = null; // whatever the launch script or the CLI prints next, the script has moved on
             // the CLI is silent between its own retries of a refused model call (as long as the service's Retry-After)
             backingOff = "assistant.turn_retry".equals(event.type()) || "model.call_failure".equals(event.type())
@@ -696,6 +701,9 @@ public final class SessionTracker {
             }
             String args = last.argumentSummary().isEmpty() ? "" : " (" + Texts.truncate(last.argumentSummary(), 60) + ")";
             return "while tool '" + last.name() + "'" + args + " was running in turn " + last.turn();
+        }
+        if (awaiting != null && !awaiting.afterCheck() && riddenOut > riddenOutAnswered) {
+            return "while waiting to continue the session after GitHub's service refused it";
         }
         if (result != null) {
             return "after the CLI printed its result";

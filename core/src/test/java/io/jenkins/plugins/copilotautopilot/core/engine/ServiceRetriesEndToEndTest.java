@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.ALLOW_ALL_TOOLS;
+import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MAX_AI_CREDITS;
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,10 +31,15 @@ class ServiceRetriesEndToEndTest {
     void aRateLimitThatOutlastsTheClisRetriesIsRiddenOutInTheSameSession() throws Exception {
         // the CLI tries a call six times: seven refusals outlast one run of it
         try (GithubStandIn github = GithubStandIn.start(Scripts.bashThenComplete(WRITE, "Wrote hi.txt.")).rateLimited(7, 1)) {
-            E2eRun run = E2eRun.withGithub(github).prompt("Write hi.txt, then finish.").options(o -> o.set(ALLOW_ALL_TOOLS, true)).run();
+            E2eRun run = E2eRun.withGithub(github).prompt("Write hi.txt, then finish.")
+                    .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(MAX_AI_CREDITS, 100.0)).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
             assertThat(run.result.failure()).isNull();
+            assertThat(run.log.lines()).as("refused calls are not billed: no record missing").noneMatch(l -> l.contains("no usage record"));
+            assertThat(run.result.aiCredits()).isEqualTo(2.0);
+            assertThat(run.log.lines()).as("the CLI's startup warnings, said again as the session goes on, once")
+                    .filteredOn(l -> l.startsWith("[copilot] WARNING (mcp):")).hasSize(1);
             assertThat(Files.readString(run.workDir.resolve("hi.txt"))).contains("hi-from-the-model");
             List<String> lines = run.log.lines();
             assertThat(lines).filteredOn(l -> l.contains("GitHub rate-limited the session (HTTP 429) after the Copilot CLI's own retries;"

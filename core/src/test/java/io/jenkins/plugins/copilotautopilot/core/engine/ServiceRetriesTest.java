@@ -49,6 +49,7 @@ class ServiceRetriesTest {
         assertThat(retry.at()).isEqualTo(Instant.parse("2026-12-06T10:02:01Z"));
         assertThat(retry.prompt()).contains("rate-limited your last model call");
         assertThat(tracker.state().firstError()).as("the ridden-out error no longer decides").isNull();
+        assertThat(tracker.state().activity()).isEqualTo("while waiting to continue the session after GitHub's service refused it");
         assertThat(notes).containsExactly("GitHub rate-limited the session (HTTP 429) after the Copilot CLI's own retries; waiting 20s,"
                 + " then continuing the same session (service retry 1 of 2).");
     }
