@@ -196,8 +196,9 @@ public final class UsageView {
             tokens += r.tokens();
             premium += r.premiumRequests();
             sessions += r.sessions();
-            if (r.aiCredits() != null) {
-                credits = (credits == null ? 0 : credits) + r.aiCredits();
+            Double rowCredits = r.aiCredits();
+            if (rowCredits != null) {
+                credits = (credits == null ? 0 : credits) + rowCredits;
             }
             withoutCredits += r.sessionsWithoutAiCredits();
         }
