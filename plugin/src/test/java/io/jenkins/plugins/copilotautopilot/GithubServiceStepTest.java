@@ -268,8 +268,11 @@ class GithubServiceStepTest {
             assertThat("no retry of a 402", github.modelCalls(), hasSize(1));
         }
         try (GithubStandIn github = standIn().modelsForbidden()) {
-            refused("policy", github, "", "POLICY_DENIED", false, "ask your organisation's admin to enable Copilot CLI in its Copilot policies.");
+            WorkflowRun b = refused("policy", github, "", "POLICY_DENIED", false,
+                    "ask your organisation's admin to enable Copilot CLI in its Copilot policies.");
             assertThat(github.modelCalls(), hasSize(0));
+            assertEquals(GithubStandIn.MODEL, sessionPageRow(b, "Model"),
+                    "refused before the CLI named a model: the page names the one asked for");
         }
         try (GithubStandIn github = standIn().unauthorizedEverywhere()) {
             refused("revoked", github, "", "AUTHORIZATION", false, "Replace the GitHub token (credential '" + TestCredentials.TOKEN_ID + "'):");
