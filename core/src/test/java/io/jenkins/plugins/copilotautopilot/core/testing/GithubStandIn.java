@@ -11,8 +11,6 @@ import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Repl
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Script;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,10 +127,7 @@ public final class GithubStandIn implements AutoCloseable {
 
     private GithubStandIn(Script script) throws IOException {
         this.script = script;
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
-        server.start();
+        this.server = LoopbackHttp.start(executor, this::handle);
     }
 
     /** Starts a stand-in whose model answers as {@code script} says (the scripts of {@link ScriptedModelServer} work). */
@@ -599,10 +594,7 @@ public final class GithubStandIn implements AutoCloseable {
     }
 
     private static void sendJson(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("content-type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
+        LoopbackHttp.sendJson(exchange, status, body.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void pause(long millis) {

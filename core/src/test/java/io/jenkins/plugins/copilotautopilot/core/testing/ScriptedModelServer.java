@@ -8,8 +8,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,10 +149,7 @@ public final class ScriptedModelServer implements AutoCloseable {
 
     private ScriptedModelServer(Script script) throws IOException {
         this.script = script;
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
-        server.start();
+        this.server = LoopbackHttp.start(executor, this::handle);
     }
 
     public static ScriptedModelServer start(Script script) throws IOException {
@@ -322,10 +317,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     private static void sendJson(HttpExchange exchange, int status, JsonNode body) throws IOException {
-        byte[] bytes = JSON.writeValueAsBytes(body);
-        exchange.getResponseHeaders().add("content-type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
+        LoopbackHttp.sendJson(exchange, status, JSON.writeValueAsBytes(body));
     }
 
     private static void send(OutputStream out, JsonNode chunk) throws IOException {
