@@ -254,6 +254,9 @@ class GithubServiceStepTest {
                 .asNormalizedText();
         assertThat("the session page says it too", page, containsString(kind + (retryable ? " (worth retrying later)" : "") + ": "
                 + session(b).getFailure().getAction()));
+        String buildPage = j.createWebClient().withJavaScriptEnabled(false).goTo(b.getUrl()).asNormalizedText();
+        assertThat("the build's summary says it too", buildPage, containsString(kind + (retryable ? " (worth retrying later)" : "")
+                + ": " + session(b).getFailure().getAction()));
         j.assertLogNotContains(GithubStandIn.TOKEN, b);
         return b;
     }
@@ -322,6 +325,10 @@ class GithubServiceStepTest {
             assertThat(String.join("\n", lines(b)), retries, hasSize(1));
             assertThat(retries.get(0), containsString("GitHub rate-limited the session (HTTP 429) after the Copilot CLI's own retries; waiting"));
             assertThat(retries.get(0), endsWith(", then continuing the same session (service retry 1 of 2)."));
+            String sessionPage = j.createWebClient().withJavaScriptEnabled(false).goTo(b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/")
+                    .asNormalizedText();
+            assertThat("the session page lists what the log warned of", sessionPage,
+                    containsString(retries.get(0).substring("[copilot] ".length())));
             assertThat("each tool once: nothing lost or repeated", linesContaining(b, "> bash: " + WRITE), hasSize(1));
             assertThat(lines(b).stream().filter("[copilot]   Task complete: Wrote hi.txt."::equals).toList(), hasSize(1));
             j.assertLogContains("outcome=COMPLETED kind=null ", b);
