@@ -1,6 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
-import io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard;
+import io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard;
 import hudson.model.TaskListener;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.EngineTimings;

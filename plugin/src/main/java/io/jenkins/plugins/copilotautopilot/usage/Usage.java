@@ -13,7 +13,7 @@ import hudson.security.ACL;
 import hudson.security.ACLContext;
 import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
-import io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard;
+import io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard;
 import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
 import io.jenkins.plugins.copilotautopilot.core.quota.QuotaReached;
 import io.jenkins.plugins.copilotautopilot.core.quota.Spend;

@@ -13,6 +13,7 @@ import io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;

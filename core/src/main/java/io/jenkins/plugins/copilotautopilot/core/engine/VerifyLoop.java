@@ -1,6 +1,8 @@
 package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.parts.AnswerPart;
+import io.jenkins.plugins.copilotautopilot.core.parts.VerifyPart;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
@@ -15,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * check, and after each it waits
  * ({@link io.jenkins.plugins.copilotautopilot.core.events.CliEvent#AWAITING}) until it is told what comes next. This
  * decides it from what the session's stream showed: after the CLI, when the CLI ended well with a new completion that
- * is not a blocker, an answer that does not follow the schema sends the agent back ({@link OutputCheck}) while its
+ * is not a blocker, an answer that does not follow the schema sends the agent back ({@link AnswerPart}) while its
  * rounds last, else the check runs when its rounds are left; after the check, the agent is sent back ({@code resume}, with
  * the prompt of {@link AcceptanceCheck#retryPrompt}, masked as the journal is) when {@link AcceptanceCheck#sendsBack}.
  * Nothing is told once the session is being stopped: the script sees the stop itself.
@@ -31,8 +33,10 @@ final class VerifyLoop implements SessionListener {
     static final String DONE = "done";
 
     private final AcceptanceCheck check;
+    /** The acceptance check's rounds as the session reported them, or null without a check. */
+    private final VerifyPart verify;
     /** The answers' check against a schema, which comes before the acceptance check; or null. */
-    private final OutputCheck answers;
+    private final AnswerPart answers;
     private final SecretMasker masker;
     /** The current round's output lines, as the stream brought them (unmasked). */
     private final List<String> output = new ArrayList<>();
@@ -48,8 +52,9 @@ final class VerifyLoop implements SessionListener {
     /** Not before this time (millis) is the answer sent: the wait before going on after a refusal. */
     private long notBeforeMillis;
 
-    VerifyLoop(AcceptanceCheck check, OutputCheck answers, SecretMasker masker, ServiceRetries serviceRetries) {
-        this.check = check;
+    VerifyLoop(VerifyPart verify, AnswerPart answers, SecretMasker masker, ServiceRetries serviceRetries) {
+        this.verify = verify;
+        this.check = verify == null ? null : verify.check();
         this.answers = answers;
         this.masker = masker;
         this.serviceRetries = serviceRetries;
@@ -122,14 +127,14 @@ final class VerifyLoop implements SessionListener {
                     answer = answers.sendsBack() ? RESUME : DONE;
                     prompt = answers.sendsBack() ? answers.retryPrompt() : null;
                 } else {
-                    answer = check != null && completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+                    answer = check != null && completedAnew && verify.rounds() < check.maxRounds() ? CHECK : DONE;
                 }
             } else {
-                answer = completedAnew && tracker.verifyRounds() < check.maxRounds() ? CHECK : DONE;
+                answer = completedAnew && verify.rounds() < check.maxRounds() ? CHECK : DONE;
             }
         } else {
-            int round = tracker.verifyRounds();
-            AcceptanceCheck.Verdict verdict = AcceptanceCheck.verdict(awaiting.exitCode(), tracker.verifyExitCode() == null);
+            int round = verify.rounds();
+            AcceptanceCheck.Verdict verdict = AcceptanceCheck.verdict(awaiting.exitCode(), verify.exitCode() == null);
             if (check.sendsBack(verdict, round)) {
                 answer = RESUME;
                 prompt = masker.mask(check.retryPrompt(awaiting.exitCode(), output)

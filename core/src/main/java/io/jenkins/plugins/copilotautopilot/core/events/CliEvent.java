@@ -110,6 +110,16 @@ public final class CliEvent implements StreamLine {
         return dataTexts.get(field);
     }
 
+    /** A field of the event's data as a whole number, or null when it is missing or is none. */
+    public Long dataLong(String field) {
+        String text = dataText(field);
+        try {
+            return text == null ? null : Long.valueOf(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     @Override
     public String toString() {
         return "CliEvent[" + type + "]";

@@ -5,6 +5,7 @@ import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MAX_
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.MAX_AUTOPILOT_CONTINUES;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.quota.Quota;
 import io.jenkins.plugins.copilotautopilot.core.quota.QuotaReached;

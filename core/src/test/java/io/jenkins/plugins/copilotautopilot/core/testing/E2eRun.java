@@ -91,7 +91,7 @@ public final class E2eRun {
         private final List<Consumer<TaskSpec>> options = new ArrayList<>();
         private final List<SessionListener> listeners = new ArrayList<>();
         private final List<Consumer<AutopilotEngine>> engineHooks = new ArrayList<>();
-        private io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard spendGuard;
+        private io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard spendGuard;
         private final List<Consumer<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate>> approvers = new ArrayList<>();
         private final List<String> extraSecrets = new ArrayList<>();
         private String apiKey = "scripted-provider-key";
@@ -152,7 +152,7 @@ public final class E2eRun {
             return this;
         }
 
-        public Builder spendGuard(io.jenkins.plugins.copilotautopilot.core.engine.SpendGuard guard) {
+        public Builder spendGuard(io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard guard) {
             this.spendGuard = guard;
             return this;
         }

@@ -1,4 +1,4 @@
-package io.jenkins.plugins.copilotautopilot.core.engine;
+package io.jenkins.plugins.copilotautopilot.core.parts;
 
 import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
 
