@@ -8,6 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import hudson.model.Run;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.result.Activity;
+import io.jenkins.plugins.copilotautopilot.core.result.Changes;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
+import io.jenkins.plugins.copilotautopilot.core.result.ModelUsage;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
@@ -104,8 +108,9 @@ public final class RecordedSessions {
     /** Records a session with these numbers and no journal (as after a failure to start). */
     public static SessionRecord recordNumbers(Run<?, ?> run, String invocationId, Outcome outcome, String summary, int turns,
                                        int toolCalls, int filesModified) throws IOException {
-        SessionResult result = new SessionResult(outcome, "The reason.", summary, turns, toolCalls, 0, 0, 0, 1.0, 61_000L,
-                "session-1", 0, "gpt-test", 1, 1, filesModified);
+        SessionResult result = new SessionResult(new Ending(outcome, "The reason.", summary, null, null, 0, 61_000L, "session-1",
+                "gpt-test"), new Activity(turns, toolCalls, 0, 0, 0, 0, List.of(), 0), new ModelUsage(1.0, null, null, null, null, null),
+                new Changes(1, 1, filesModified, List.of(), null, false), null, null, null);
         SessionRecord record = new SessionRecord(invocationId, invocationId + ".jsonl", result);
         CopilotAutopilotRunAction.record(run, record);
         return record;

@@ -80,7 +80,7 @@ final class ChecksPublication {
     /** The review findings (held to the workspace) as annotations on the lines they are about. */
     static List<ChecksAnnotation> annotations(SessionResult result) {
         List<ChecksAnnotation> annotations = new ArrayList<>();
-        for (Finding f : result.findings()) {
+        for (Finding f : result.answer().findings()) {
             ChecksAnnotation.ChecksAnnotationBuilder a = new ChecksAnnotation.ChecksAnnotationBuilder()
                     .withPath(f.path())
                     .withStartLine(f.line())
@@ -128,8 +128,8 @@ final class ChecksPublication {
     private static String summary(SessionResult result, SessionPlan plan) {
         StringBuilder out = new StringBuilder(result.reason());
         if (plan.get(SessionSettings.AGENT_TEXT_IN_CONSOLE)) {
-            if (result.blocker() != null) {
-                out.append("\n\n").append(Messages.ChecksPublication_Blocker(result.blocker()));
+            if (result.ending().blocker() != null) {
+                out.append("\n\n").append(Messages.ChecksPublication_Blocker(result.ending().blocker()));
             }
             if (result.summary() != null) {
                 out.append("\n\n").append(result.summary());
@@ -139,17 +139,17 @@ final class ChecksPublication {
     }
 
     private static String numbers(SessionResult result) {
-        StringBuilder out = new StringBuilder(Messages.ChecksPublication_Numbers(result.turns(), result.toolCalls(),
-                result.failedToolCalls(), result.deniedToolCalls(), Durations.describe(Duration.ofMillis(result.durationMillis()))));
-        if (result.inputTokens() != null) {
-            out.append('\n').append(Messages.ChecksPublication_Tokens(result.inputTokens(),
-                    java.util.Objects.requireNonNullElse(result.outputTokens(), 0L)));
+        StringBuilder out = new StringBuilder(Messages.ChecksPublication_Numbers(result.activity().turns(), result.activity().toolCalls(),
+                result.activity().failedToolCalls(), result.activity().deniedToolCalls(), Durations.describe(Duration.ofMillis(result.ending().durationMillis()))));
+        if (result.usage().inputTokens() != null) {
+            out.append('\n').append(Messages.ChecksPublication_Tokens(result.usage().inputTokens(),
+                    java.util.Objects.requireNonNullElse(result.usage().outputTokens(), 0L)));
         }
-        if (!result.changedFiles().isEmpty()) {
-            out.append('\n').append(Messages.ChecksPublication_Changes(result.linesAdded(), result.linesRemoved(),
-                    result.changedFiles().size())).append('\n');
+        if (!result.changes().files().isEmpty()) {
+            out.append('\n').append(Messages.ChecksPublication_Changes(result.changes().linesAdded(), result.changes().linesRemoved(),
+                    result.changes().files().size())).append('\n');
             int shown = 0;
-            for (ChangedFile file : result.changedFiles()) {
+            for (ChangedFile file : result.changes().files()) {
                 if (shown++ == MAX_FILES) {
                     out.append("- …\n");
                     break;

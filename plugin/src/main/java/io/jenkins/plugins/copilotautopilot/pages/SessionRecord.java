@@ -95,35 +95,35 @@ public final class SessionRecord implements Serializable {
         this.outcome = r.outcome().name();
         this.reason = cut(r.reason());
         this.summary = cut(r.summary());
-        this.blocker = cut(r.blocker());
-        this.turns = r.turns();
-        this.toolCalls = r.toolCalls();
-        this.failedToolCalls = r.failedToolCalls();
-        this.deniedToolCalls = r.deniedToolCalls();
-        this.policyDeniedToolCalls = r.policyDeniedToolCalls();
-        this.failure = r.failure() == null ? null : new FailureRecord(r.failure());
-        this.deniedFetches = r.deniedFetches();
-        this.verified = r.verified();
-        this.verifyRounds = r.verifyRounds();
-        this.verifyExitCode = r.verifyExitCode();
+        this.blocker = cut(r.ending().blocker());
+        this.turns = r.activity().turns();
+        this.toolCalls = r.activity().toolCalls();
+        this.failedToolCalls = r.activity().failedToolCalls();
+        this.deniedToolCalls = r.activity().deniedToolCalls();
+        this.policyDeniedToolCalls = r.activity().policyDeniedToolCalls();
+        this.failure = r.ending().failure() == null ? null : new FailureRecord(r.ending().failure());
+        this.deniedFetches = r.activity().deniedFetches();
+        this.verified = r.verification().verified();
+        this.verifyRounds = r.verification().rounds();
+        this.verifyExitCode = r.verification().exitCode();
         this.deniedUrls = new ArrayList<>();
-        r.deniedUrls().forEach(u -> deniedUrls.add(cut(u)));
-        this.nudges = r.nudges();
-        this.premiumRequests = r.premiumRequests();
-        this.aiCredits = r.aiCredits();
-        this.aiCreditsStatus = r.aiCreditsStatus();
-        this.durationMillis = r.durationMillis();
-        this.sessionId = r.sessionId();
-        this.exitCode = r.exitCode();
-        this.model = r.model();
-        this.linesAdded = r.linesAdded();
-        this.linesRemoved = r.linesRemoved();
-        this.filesModified = r.filesModified();
-        this.inputTokens = r.inputTokens();
-        this.outputTokens = r.outputTokens();
-        this.cacheReadTokens = r.cacheReadTokens();
+        r.activity().deniedUrls().forEach(u -> deniedUrls.add(cut(u)));
+        this.nudges = r.activity().nudges();
+        this.premiumRequests = r.usage().premiumRequests();
+        this.aiCredits = r.usage().aiCredits();
+        this.aiCreditsStatus = r.usage().aiCreditsStatus();
+        this.durationMillis = r.ending().durationMillis();
+        this.sessionId = r.ending().sessionId();
+        this.exitCode = r.ending().exitCode();
+        this.model = r.ending().model();
+        this.linesAdded = r.changes().linesAdded();
+        this.linesRemoved = r.changes().linesRemoved();
+        this.filesModified = r.changes().filesModified();
+        this.inputTokens = r.usage().inputTokens();
+        this.outputTokens = r.usage().outputTokens();
+        this.cacheReadTokens = r.usage().cacheReadTokens();
         this.changedFiles = new ArrayList<>();
-        for (ChangedFile file : r.changedFiles()) {
+        for (ChangedFile file : r.changes().files()) {
             if (changedFiles.size() < MAX_FILES) {
                 changedFiles.add(new ChangedFileRecord(file));
             }
@@ -131,10 +131,10 @@ public final class SessionRecord implements Serializable {
         this.agentTextPrivate = agentTextPrivate;
         this.warnings = new ArrayList<>();
         r.warnings().forEach(w -> warnings.add(cut(w)));
-        this.output = cut(indented(r.output()));
-        this.outputRounds = r.outputRounds();
+        this.output = cut(indented(r.answer().output()));
+        this.outputRounds = r.answer().rounds();
         this.findings = new ArrayList<>();
-        r.findings().stream().limit(MAX_FINDINGS).forEach(f -> findings.add(new FindingRecord(f)));
+        r.answer().findings().stream().limit(MAX_FINDINGS).forEach(f -> findings.add(new FindingRecord(f)));
     }
 
     private static String indented(String json) {

@@ -26,11 +26,11 @@ final class AnswerFiles {
     /** The result with its findings' paths relative to the workspace; what points outside it is dropped and said. */
     static SessionResult held(ResumeState state, SessionResult result, TaskListener listener) {
         ResumeState.AnswerPaths paths = state == null ? null : state.answerPaths();
-        if (paths == null || result.findings().isEmpty()) {
+        if (paths == null || result.answer().findings().isEmpty()) {
             return result;
         }
         Path workspace = Path.of(paths.workspace());
-        ReviewFindings.Held held = ReviewFindings.inWorkspace(result.findings(), workspace,
+        ReviewFindings.Held held = ReviewFindings.inWorkspace(result.answer().findings(), workspace,
                 workspace.relativize(Path.of(paths.workingDirectory())));
         held.warnings(state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE))
                 .forEach(w -> listener.getLogger().println(Messages.AnswerFiles_Dropped(w)));
@@ -44,13 +44,13 @@ final class AnswerFiles {
             return;
         }
         if (paths.outputFile() != null) {
-            byte[] answer = result.output() == null ? null : result.output().getBytes(StandardCharsets.UTF_8);
+            byte[] answer = result.answer().output() == null ? null : result.answer().output().getBytes(StandardCharsets.UTF_8);
             write(state.launchNode(), paths.outputFile(), answer, listener, answer == null
                     ? Messages.AnswerFiles_NoAnswer(paths.outputFile()) : Messages.AnswerFiles_Answer(paths.outputFile()));
         }
         if (paths.issuesFile() != null) {
-            write(state.launchNode(), paths.issuesFile(), IssuesFile.of(result.findings()), listener,
-                    Messages.AnswerFiles_Issues(result.findings().size(), paths.issuesFile()));
+            write(state.launchNode(), paths.issuesFile(), IssuesFile.of(result.answer().findings()), listener,
+                    Messages.AnswerFiles_Issues(result.answer().findings().size(), paths.issuesFile()));
         }
     }
 

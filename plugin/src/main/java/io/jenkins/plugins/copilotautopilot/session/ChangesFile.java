@@ -31,7 +31,7 @@ final class ChangesFile {
         }
         String name = state.plan().get(SessionSettings.CHANGES_FILE);
         String node = state.launchNode();
-        String patch = result.patch() == null ? "" : result.patch();
+        String patch = result.changes().patch() == null ? "" : result.changes().patch();
         try {
             FilePath file = FilePathUtils.find(node, state.changesPath());
             if (file == null) {
@@ -46,7 +46,7 @@ final class ChangesFile {
                 return null;
             });
             listener.getLogger().println(Messages.ChangesFile_Written(name,
-                    patch.getBytes(StandardCharsets.UTF_8).length, result.patchCut() ? Messages.ChangesFile_Cut() : ""));
+                    patch.getBytes(StandardCharsets.UTF_8).length, result.changes().patchCut() ? Messages.ChangesFile_Cut() : ""));
             return true;
         } catch (IOException | RuntimeException e) {
             listener.getLogger().println(Messages.ChangesFile_NotWritten(name, e.getMessage()));

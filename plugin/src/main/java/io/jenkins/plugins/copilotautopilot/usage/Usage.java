@@ -221,8 +221,8 @@ public final class Usage {
         try {
             UsageLedger l = get().ledger();
             String session = key(run, invocationId);
-            l.record(session, run.getParent().getFullName(), modelName(result.model()), spend(result.inputTokens(), result.outputTokens(),
-                    result.premiumRequests(), result.aiCredits(), result.aiCreditsStatus()));
+            l.record(session, run.getParent().getFullName(), modelName(result.ending().model()), spend(result.usage().inputTokens(), result.usage().outputTokens(),
+                    result.usage().premiumRequests(), result.usage().aiCredits(), result.usage().aiCreditsStatus()));
             l.end(session, result.outcome().name());
         } catch (IOException | RuntimeException e) {
             LOGGER.log(Level.WARNING, "could not record a Copilot session's end in the usage index", e);

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.DomNode;
@@ -168,8 +169,8 @@ class CopilotAutopilotPagesTest {
     void aSessionStoppedBeforeItHadAnIdShowsOnlyItsExitCode() throws Exception {
         FreeStyleProject p = j.createFreeStyleProject();
         FreeStyleBuild b = j.buildAndAssertSuccess(p);
-        SessionResult stopped = new SessionResult(Outcome.ABORTED, "The build was aborted.", null, 0, 0, 0, 0, 0, null,
-                900L, null, 143, null, 0, 0, 0);
+        SessionResult stopped = new SessionResult(new Ending(Outcome.ABORTED, "The build was aborted.", null, null, null, 143, 900L,
+                null, null));
         CopilotAutopilotRunAction.record(b, new SessionRecord("build-step-1", "build-step-1.jsonl", stopped));
 
         HtmlPage page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/");

@@ -16,6 +16,13 @@ import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.parts.SpendGuard;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
+import io.jenkins.plugins.copilotautopilot.core.result.Activity;
+import io.jenkins.plugins.copilotautopilot.core.result.Answer;
+import io.jenkins.plugins.copilotautopilot.core.result.Changes;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
+import io.jenkins.plugins.copilotautopilot.core.result.ModelUsage;
+import io.jenkins.plugins.copilotautopilot.core.result.Verification;
+import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import java.io.IOException;
@@ -323,14 +330,13 @@ public final class AutopilotEngine {
      * @return the description of a sample result with every kind of value a result holds
      */
     public static ObjectNode warmUp() {
-        SessionResult sample = new SessionResult(Outcome.COMPLETED, "warm-up",
-                "warm-up", 1, 1, 0, 0, 0, 1.0, 1, "warm-up", 0, "warm-up", 1, 1, 1, 1L, 1L, 0L,
-                List.of(new ChangedFile("a", "M", 1L, 1L)), null,
-                List.of("warm-up"), null, false, 0, List.of(), true, 1, 0, "{\"warm\":[1,true,null]}", 1,
-                List.of(new Finding("a", 1, 1,
-                        Finding.Severity.values()[0], "warm-up", null, null)), 1.0, "complete",
-                new io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure(
-                        io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure.Kind.OTHER, "warm-up", 500, false, "warm-up"), 0);
+        SessionResult sample = new SessionResult(
+                new Ending(Outcome.COMPLETED, "warm-up", "warm-up", null, new ServiceFailure(ServiceFailure.Kind.OTHER, "warm-up", 500,
+                        false, "warm-up"), 0, 1, "warm-up", "warm-up"),
+                new Activity(1, 1, 0, 0, 0, 0, List.of(), 0), new ModelUsage(1.0, 1.0, "complete", 1L, 1L, 0L),
+                new Changes(1, 1, 1, List.of(new ChangedFile("a", "M", 1L, 1L)), null, false), new Verification(true, 1, 0),
+                new Answer("{\"warm\":[1,true,null]}", 1, List.of(new Finding("a", 1, 1, Finding.Severity.values()[0], "warm-up", null,
+                        null))), List.of("warm-up"));
         return describe(sample);
     }
 

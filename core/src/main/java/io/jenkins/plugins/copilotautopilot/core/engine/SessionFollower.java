@@ -21,6 +21,9 @@ import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
+import io.jenkins.plugins.copilotautopilot.core.result.Activity;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
+import io.jenkins.plugins.copilotautopilot.core.result.ModelUsage;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
@@ -454,22 +457,19 @@ public final class SessionFollower {
                                    UsageTotals usage, ServiceFailure failure) {
         ResultInfo info = state.result();
         Outcome ended = outcome.outcome();
-        ChangesPart.Changes changes = parts.changes().result(info, masker);
-        AnswerPart answer = parts.answer();
-        VerifyPart verify = parts.verify();
         // the process's own exit code, never the result line's: after a SIGTERM that says 0 while the process exits 143
-        return new SessionResult(ended, masker.mask(outcome.reason()), masker.mask(state.taskSummary()),
-                state.turns(), state.toolCalls(), state.failedToolCalls(), state.deniedToolCalls(), state.nudges(),
-                usage.sessionPremiumRequests(info), duration.toMillis(), info == null ? null : info.sessionId(), end.exitCode(),
-                state.model(), changes.linesAdded(), changes.linesRemoved(), changes.filesModified(),
-                usage.calls() > 0 ? usage.inputTokens() : null, usage.calls() > 0 ? usage.outputTokens() : null,
-                usage.calls() > 0 ? usage.cacheReadTokens() : null, changes.files(), changes.patch(), warnings,
-                ended == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null, changes.patchCut(), tracker.deniedFetches(),
-                tracker.deniedUrls().stream().map(masker::mask).toList(), verify == null ? null : VerifyPart.verified(ended),
-                verify == null ? 0 : verify.rounds(), verify == null ? null : verify.exitCode(),
-                answer == null ? null : answer.validAnswer(ended), answer == null ? 0 : answer.rounds(),
-                answer == null ? List.of() : answer.findings(ended), usage.aiCredits(), usage.aiCreditsStatus(), failure,
-                state.policyDeniedToolCalls());
+        Ending ending = new Ending(ended, masker.mask(outcome.reason()), masker.mask(state.taskSummary()),
+                ended == Outcome.BLOCKED ? masker.mask(state.taskBlocker()) : null, failure, end.exitCode(), duration.toMillis(),
+                info == null ? null : info.sessionId(), state.model());
+        Activity activity = new Activity(state.turns(), state.toolCalls(), state.failedToolCalls(), state.deniedToolCalls(),
+                state.policyDeniedToolCalls(), tracker.deniedFetches(), tracker.deniedUrls().stream().map(masker::mask).toList(),
+                state.nudges());
+        boolean recorded = usage.calls() > 0;
+        ModelUsage used = new ModelUsage(usage.sessionPremiumRequests(info), usage.aiCredits(), usage.aiCreditsStatus(),
+                recorded ? usage.inputTokens() : null, recorded ? usage.outputTokens() : null, recorded ? usage.cacheReadTokens() : null);
+        return new SessionResult(ending, activity, used, parts.changes().result(info, masker),
+                parts.verify() == null ? null : parts.verify().result(ended), parts.answer() == null ? null : parts.answer().result(ended),
+                warnings);
     }
 
     private ServiceFailure masked(ServiceFailure failure) {

@@ -28,27 +28,27 @@ public final class StepSpanAttributes {
     public static Map<String, Object> of(SessionResult result) {
         Map<String, Object> attributes = new LinkedHashMap<>();
         attributes.put(OUTCOME, result.outcome().name());
-        attributes.put(TURNS, (long) result.turns());
-        attributes.put(TOOL_CALLS, (long) result.toolCalls());
-        attributes.put(DENIED_TOOL_CALLS, (long) result.deniedToolCalls());
-        if (result.premiumRequests() != null) {
-            attributes.put(PREMIUM_REQUESTS, result.premiumRequests());
+        attributes.put(TURNS, (long) result.activity().turns());
+        attributes.put(TOOL_CALLS, (long) result.activity().toolCalls());
+        attributes.put(DENIED_TOOL_CALLS, (long) result.activity().deniedToolCalls());
+        if (result.usage().premiumRequests() != null) {
+            attributes.put(PREMIUM_REQUESTS, result.usage().premiumRequests());
         }
-        if (result.aiCredits() != null) {
-            attributes.put(AI_CREDITS, result.aiCredits());
+        if (result.usage().aiCredits() != null) {
+            attributes.put(AI_CREDITS, result.usage().aiCredits());
         }
-        if (result.inputTokens() != null || result.outputTokens() != null) {
-            long input = result.inputTokens() == null ? 0 : result.inputTokens();
-            long output = result.outputTokens() == null ? 0 : result.outputTokens();
+        if (result.usage().inputTokens() != null || result.usage().outputTokens() != null) {
+            long input = result.usage().inputTokens() == null ? 0 : result.usage().inputTokens();
+            long output = result.usage().outputTokens() == null ? 0 : result.usage().outputTokens();
             attributes.put(TOKENS, input + output);
             attributes.put(INPUT_TOKENS, input);
             attributes.put(OUTPUT_TOKENS, output);
         }
-        if (result.model() != null) {
-            attributes.put(MODEL, result.model());
+        if (result.ending().model() != null) {
+            attributes.put(MODEL, result.ending().model());
         }
-        if (result.sessionId() != null) {
-            attributes.put(SESSION_ID, result.sessionId());
+        if (result.ending().sessionId() != null) {
+            attributes.put(SESSION_ID, result.ending().sessionId());
         }
         return attributes;
     }

@@ -13,6 +13,7 @@ import io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.render.LogLines;
+import io.jenkins.plugins.copilotautopilot.core.result.Answer;
 import io.jenkins.plugins.copilotautopilot.core.session.TaskBlockers;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.io.IOException;
@@ -143,8 +144,13 @@ public final class AnswerPart implements SessionPart {
         return stands && last != null && last.valid() ? last.answer() : null;
     }
 
+    /** The result's piece: the answer that stands (see {@link #validAnswer}), the rounds, its review findings. */
+    public Answer result(Outcome ended) {
+        return new Answer(validAnswer(ended), rounds(), findings(ended));
+    }
+
     /** The review findings of the answer that stands (see {@link #validAnswer}); none without one. */
-    public List<Finding> findings(Outcome ended) {
+    private List<Finding> findings(Outcome ended) {
         String answer = validAnswer(ended);
         if (answer == null) {
             return List.of();

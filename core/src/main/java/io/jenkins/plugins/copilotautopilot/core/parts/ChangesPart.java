@@ -8,6 +8,7 @@ import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
+import io.jenkins.plugins.copilotautopilot.core.result.Changes;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import java.util.List;
@@ -56,16 +57,6 @@ public final class ChangesPart implements SessionPart {
                 .map(f -> new ChangedFile(masker.mask(f.path()), f.status(), f.added(), f.removed())).toList();
         return new Changes(changes.linesAdded(), changes.linesRemoved(), changes.fileCount(), files, masker.mask(changes.patch()),
                 changes.patchCut());
-    }
-
-    /**
-     * What the agent changed, as the result carries it (masked).
-     *
-     * @param patch    a unified diff (cut after 1 MiB), or null
-     * @param patchCut whether {@code patch} was cut
-     */
-    public record Changes(long linesAdded, long linesRemoved, int filesModified, List<ChangedFile> files, String patch,
-                          boolean patchCut) {
     }
 
     /** The journal's record of the changes: the files and the patch (masked like every record). */

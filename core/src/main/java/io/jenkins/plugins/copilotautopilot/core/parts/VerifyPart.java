@@ -4,6 +4,7 @@ import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.render.LogLines;
+import io.jenkins.plugins.copilotautopilot.core.result.Verification;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
 import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import io.jenkins.plugins.copilotautopilot.core.verify.AcceptanceCheck;
@@ -52,9 +53,13 @@ public final class VerifyPart implements SessionPart {
         return new AcceptanceCheck.Rounds(rounds, exitCode);
     }
 
-    /** Whether the check passed last, for a session that ended with it judged (COMPLETED or NOT_VERIFIED); else null. */
-    public static Boolean verified(Outcome ended) {
-        return ended == Outcome.COMPLETED || ended == Outcome.NOT_VERIFIED ? Boolean.valueOf(ended == Outcome.COMPLETED) : null;
+    /**
+     * The result's piece: whether the check passed last, for a session that ended with it judged (COMPLETED or
+     * NOT_VERIFIED; else null), its rounds and last exit code.
+     */
+    public synchronized Verification result(Outcome ended) {
+        Boolean verified = ended == Outcome.COMPLETED || ended == Outcome.NOT_VERIFIED ? Boolean.valueOf(ended == Outcome.COMPLETED) : null;
+        return new Verification(verified, rounds, exitCode);
     }
 
     @Override

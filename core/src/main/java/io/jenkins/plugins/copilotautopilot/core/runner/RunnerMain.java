@@ -337,8 +337,8 @@ public final class RunnerMain {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            Files.writeString(file, result.patch() == null ? "" : result.patch(), StandardCharsets.UTF_8);
-            out.println(LogRenderer.PREFIX + (result.patch() == null
+            Files.writeString(file, result.changes().patch() == null ? "" : result.changes().patch(), StandardCharsets.UTF_8);
+            out.println(LogRenderer.PREFIX + (result.changes().patch() == null
                     ? "Changes: the working directory is not in a git work tree; " + file.toAbsolutePath() + " is empty"
                     : "Changes: " + file.toAbsolutePath()));
         } catch (IOException e) {
@@ -349,12 +349,12 @@ public final class RunnerMain {
     /** {@code --output-file}: the answer when it followed the schema, else nothing (the file is removed). */
     private void writeAnswer(SessionResult result, Path file) {
         try {
-            if (result.output() == null) {
+            if (result.answer().output() == null) {
                 Files.deleteIfExists(file);
                 out.println(LogRenderer.PREFIX + "Answer: none that follows the schema; nothing written to " + file.toAbsolutePath());
                 return;
             }
-            write(file, result.output().getBytes(StandardCharsets.UTF_8));
+            write(file, result.answer().output().getBytes(StandardCharsets.UTF_8));
             out.println(LogRenderer.PREFIX + "Answer: " + file.toAbsolutePath());
         } catch (IOException e) {
             err.println(NAME + ": " + RunnerChecks.cannotWrite("--output-file", file, e));
@@ -363,7 +363,7 @@ public final class RunnerMain {
 
     /** {@code --issues-file}: the findings in the working directory, in analysis-model's JSON (an empty list when none). */
     private void writeIssues(SessionResult result, Path workDir, Path file) {
-        ReviewFindings.Held held = ReviewFindings.inWorkspace(result.findings(), workDir, null);
+        ReviewFindings.Held held = ReviewFindings.inWorkspace(result.answer().findings(), workDir, null);
         held.warnings(true).forEach(w -> out.println(LogRenderer.PREFIX + "WARNING: " + w));
         try {
             write(file, IssuesFile.of(held.findings()));

@@ -32,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "kept", "launch", "process", "parts", "report", "settings", "engine", "runner", "demo"}) {
+            "render", "changes", "kept", "launch", "process", "result", "parts", "report", "settings", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -55,13 +55,14 @@ class ArchitectureTest {
                 .whereLayer("launch").mayOnlyAccessLayers("approval", "changes", "command", "events", "output", "plan")
                 .whereLayer("kept").mayOnlyAccessLayers("mask")
                 .whereLayer("process").mayOnlyAccessLayers("approval", "changes", "command", "kept", "launch", "mask")
+                .whereLayer("result").mayOnlyAccessLayers("changes", "events", "outcome", "output", "session")
                 .whereLayer("parts").mayOnlyAccessLayers("approval", "changes", "events", "journal", "mask", "outcome", "output", "plan",
-                        "process", "render", "session", "text", "verify")
+                        "process", "render", "result", "session", "text", "verify")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "plan", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "parts", "process", "render",
-                        "output", "session", "text", "verify", "plan")
-                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "parts", "plan", "process", "render", "report")
+                        "output", "result", "session", "text", "verify", "plan")
+                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "parts", "plan", "process", "render", "report", "result")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);

@@ -68,8 +68,8 @@ class AiCreditsEndToEndTest {
                     .spendGuard(counting(ledger, List.of())).run();
 
             assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-            assertThat(run.result.aiCredits()).isEqualTo(5.0);
-            assertThat(run.result.aiCreditsStatus()).isEqualTo("complete");
+            assertThat(run.result.usage().aiCredits()).isEqualTo(5.0);
+            assertThat(run.result.usage().aiCreditsStatus()).isEqualTo("complete");
             assertThat(run.result.toMap()).containsEntry("aiCredits", 5.0).containsEntry("aiCreditsStatus", "complete");
             assertThat(run.log.lines()).filteredOn(l -> l.endsWith("| AI credits: 2.5")).hasSize(2);
             assertThat(run.log.lines()).anyMatch(l -> l.contains("| premium requests: 1 | AI credits: 5 |"));
@@ -80,8 +80,8 @@ class AiCreditsEndToEndTest {
 
             // the session's last totals at its end, as the plugin records them (a session this quick may end before the
             // follower's guard saw a record)
-            ledger.record("this-run", "team/app", run.result.model(), new Spend(run.result.inputTokens() + run.result.outputTokens(),
-                    run.result.premiumRequests(), run.result.aiCredits(), false));
+            ledger.record("this-run", "team/app", run.result.ending().model(), new Spend(run.result.usage().inputTokens() + run.result.usage().outputTokens(),
+                    run.result.usage().premiumRequests(), run.result.usage().aiCredits(), false));
             assertThat(ledger.spent(Quota.controller(Quota.Metric.AI_CREDITS, 100, Quota.Window.DAY), "team/app")).isEqualTo(5.0);
             String csv = UsageExport.csv(ledger.days(LocalDate.now(ZoneId.of("UTC")).minusDays(1), LocalDate.now(ZoneId.of("UTC")), j -> true));
             assertThat(csv).contains(",team/app,gpt-5,5,2040,");
@@ -97,8 +97,8 @@ class AiCreditsEndToEndTest {
                     .set(MAX_AI_CREDITS, 50.0)).run();
 
             assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-            assertThat(run.result.aiCredits()).isNull();
-            assertThat(run.result.aiCreditsStatus()).isEqualTo("unavailable");
+            assertThat(run.result.usage().aiCredits()).isNull();
+            assertThat(run.result.usage().aiCreditsStatus()).isEqualTo("unavailable");
             assertThat(run.log.lines()).anyMatch(l -> l.contains("| AI credits: not reported |"))
                     .anyMatch(l -> l.startsWith("[copilot] WARNING: maxAiCredits is set, but the model provider reports no AI credits"));
             assertThat(SessionReportReader.read(run.journal).totals().aiCredits()).isNull();
@@ -112,7 +112,7 @@ class AiCreditsEndToEndTest {
 
             assertThat(run.result.outcome()).as(String.join("\n", run.log.lines())).isEqualTo(Outcome.OVER_BUDGET);
             assertThat(run.result.reason()).contains("AI credits used: ").contains(", limit 25 (maxAiCredits)");
-            assertThat(run.result.aiCredits()).isGreaterThanOrEqualTo(30.0);
+            assertThat(run.result.usage().aiCredits()).isGreaterThanOrEqualTo(30.0);
             assertThat(github.modelCalls().size()).as("stopped soon after the limit, not at the continuation cap").isLessThan(10);
         }
     }
@@ -125,9 +125,9 @@ class AiCreditsEndToEndTest {
             assertThat(run.command.commandLine()).contains("--max-ai-credits=30");
             assertThat(run.result.outcome()).as(String.join("\n", run.log.lines())).isEqualTo(Outcome.OVER_BUDGET);
             assertThat(run.result.reason()).contains("AI credits used: 30, limit 30 (maxAiCredits");
-            assertThat(run.result.failure()).isNull();
+            assertThat(run.result.ending().failure()).isNull();
             assertThat(github.modelCalls()).as("the call that reaches the budget is the last").hasSize(3);
-            assertThat(run.result.aiCredits()).isEqualTo(30.0);
+            assertThat(run.result.usage().aiCredits()).isEqualTo(30.0);
         }
     }
 

@@ -78,7 +78,7 @@ class ApprovalTest {
             assertThat(call.pattern()).isEqualTo("shell(touch)");
         });
         assertThat(Files.exists(run.workDir.resolve("approved.txt"))).isTrue();
-        assertThat(run.result.deniedToolCalls()).isZero();
+        assertThat(run.result.activity().deniedToolCalls()).isZero();
         assertThat(run.log.lines()).anyMatch(l -> l.contains("waiting for a person's approval: shell(touch)"));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Waiting for approval (approveTools shell(touch)): bash " + TOUCH));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Approved by alice at ") && l.endsWith(": bash " + TOUCH));
@@ -99,7 +99,7 @@ class ApprovalTest {
 
         assertThat(asked).hasSize(1);
         assertThat(Files.exists(run.workDir.resolve("approved.txt"))).isFalse();
-        assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Denied by bob at "));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot]   < bash DENIED") && l.contains("denied by bob: do not run it"));
         assertThat(run.server.requests().toString()).contains("denied by bob: do not run it");
@@ -116,7 +116,7 @@ class ApprovalTest {
         assertThat(asked).hasSize(1);
         assertThat(asked.get(0).deadlineMillis() - asked.get(0).requestedAtMillis()).isEqualTo(3_000);
         assertThat(Files.exists(run.workDir.resolve("approved.txt"))).isFalse();
-        assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Denied: nobody decided in time (nobody approved it within 3 seconds)"));
         assertThat(run.server.requests().toString()).contains("nobody approved it within 3 seconds");
         assertThat(record(run, EventJournal.APPROVAL_DECIDED).path("verdict").asText()).isEqualTo("TIMED_OUT");
@@ -142,7 +142,7 @@ class ApprovalTest {
                 (gate, call) -> gate.decide(call.id(), true, "alice", System.currentTimeMillis())).run();
 
         assertThat(Files.exists(run.workDir.resolve("approved.txt"))).isFalse();
-        assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Not asked: denyTools matches it"));
         assertThat(asked).as("nobody is asked").isEmpty();
         assertThat(run.log.lines()).noneMatch(l -> l.contains("Waiting for approval"));

@@ -31,7 +31,7 @@ class CallLimitsTest {
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
         assertThat(run.result.reason()).isEqualTo("The tool call 'bash' (sleep 120) in turn 1 ran longer than 2s"
                 + " (the toolTimeout limit); the Copilot CLI was stopped.");
-        assertThat(run.result.durationMillis()).isLessThan(60_000);
+        assertThat(run.result.ending().durationMillis()).isLessThan(60_000);
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot]   < bash INTERRUPTED"));
         assertThat(run.log.find("| limits: 1h wall clock, 10m without events, 2s per tool call")).isNotNull();
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
@@ -60,7 +60,7 @@ class CallLimitsTest {
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).isEqualTo("The Copilot CLI printed nothing within 2s of its start"
                 + " (the startupTimeout limit); the Copilot CLI was stopped.");
-        assertThat(run.result.durationMillis()).isLessThan(60_000);
+        assertThat(run.result.ending().durationMillis()).isLessThan(60_000);
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
     }
 

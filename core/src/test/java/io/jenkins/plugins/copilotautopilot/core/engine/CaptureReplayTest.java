@@ -45,12 +45,12 @@ class CaptureReplayTest {
         Replay replay = replay(capture);
 
         assertThat(replay.result.outcome()).isEqualTo(outcome);
-        assertThat(replay.result.turns()).isEqualTo(turns);
-        assertThat(replay.result.toolCalls()).isEqualTo(tools);
-        assertThat(replay.result.failedToolCalls()).isEqualTo(failed);
-        assertThat(replay.result.deniedToolCalls()).isEqualTo(denied);
-        assertThat(replay.result.nudges()).isEqualTo(nudges);
-        assertThat(replay.result.exitCode()).isEqualTo(Captures.exitCode(capture));
+        assertThat(replay.result.activity().turns()).isEqualTo(turns);
+        assertThat(replay.result.activity().toolCalls()).isEqualTo(tools);
+        assertThat(replay.result.activity().failedToolCalls()).isEqualTo(failed);
+        assertThat(replay.result.activity().deniedToolCalls()).isEqualTo(denied);
+        assertThat(replay.result.activity().nudges()).isEqualTo(nudges);
+        assertThat(replay.result.ending().exitCode()).isEqualTo(Captures.exitCode(capture));
         long captureLines = Captures.stdoutText(capture).lines().filter(l -> !l.isBlank()).count();
         assertThat(replay.journal).hasSize((int) captureLines + 2);
         assertThat(replay.log.lines()).allMatch(l -> l.startsWith("[copilot] "));
@@ -78,7 +78,7 @@ class CaptureReplayTest {
         assertThat(result.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(result.outcome().exitCode()).isEqualTo(4);
         assertThat(result.reason()).isEqualTo("The agent called task_complete saying it is blocked after 2 turns.");
-        assertThat(result.blocker()).isEqualTo("missing_access: No write access to the <registry>.");
+        assertThat(result.ending().blocker()).isEqualTo("missing_access: No write access to the <registry>.");
         assertThat(result.summary()).isEqualTo("Could not publish.");
         assertThat(result.toMap()).containsEntry("blocker", "missing_access: No write access to the <registry>.")
                 .containsEntry("outcome", "BLOCKED").containsEntry("completed", false);
@@ -136,9 +136,9 @@ class CaptureReplayTest {
                 + " tree, so shell commands' changes are not counted", "[copilot] Session b47bbc09-5752-47c6-9720-d76beed46fe1 | CLI exit code 0");
         assertThat(replay.log.lines()).noneMatch(l -> l.contains("background_tasks") || l.contains("delta"));
         assertThat(replay.result.summary()).isEqualTo("Created hello.txt containing 'hello-from-fake-model'.");
-        assertThat(replay.result.sessionId()).isEqualTo("b47bbc09-5752-47c6-9720-d76beed46fe1");
-        assertThat(replay.result.model()).isEqualTo("fake-model");
-        assertThat(replay.result.premiumRequests()).isEqualTo(0.0);
+        assertThat(replay.result.ending().sessionId()).isEqualTo("b47bbc09-5752-47c6-9720-d76beed46fe1");
+        assertThat(replay.result.ending().model()).isEqualTo("fake-model");
+        assertThat(replay.result.usage().premiumRequests()).isEqualTo(0.0);
     }
 
     @Test

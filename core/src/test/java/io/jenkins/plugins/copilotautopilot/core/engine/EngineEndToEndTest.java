@@ -38,10 +38,10 @@ class EngineEndToEndTest {
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.result.summary()).isEqualTo("Created hello.txt.");
-        assertThat(run.result.turns()).isEqualTo(2);
-        assertThat(run.result.toolCalls()).isEqualTo(2);
-        assertThat(run.result.exitCode()).isZero();
-        assertThat(run.result.sessionId()).isNotBlank();
+        assertThat(run.result.activity().turns()).isEqualTo(2);
+        assertThat(run.result.activity().toolCalls()).isEqualTo(2);
+        assertThat(run.result.ending().exitCode()).isZero();
+        assertThat(run.result.ending().sessionId()).isNotBlank();
         assertThat(Files.readString(run.workDir.resolve("hello.txt")).trim()).isEqualTo("hello-from-the-model");
 
         assertThat(run.log.lines()).contains(
@@ -75,8 +75,8 @@ class EngineEndToEndTest {
         E2eRun run = E2eRun.with(Scripts.completeAfterNudge("Finished after the nudge.")).run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.nudges()).isEqualTo(1);
-        assertThat(run.result.turns()).isEqualTo(2);
+        assertThat(run.result.activity().nudges()).isEqualTo(1);
+        assertThat(run.result.activity().turns()).isEqualTo(2);
         assertThat(run.log.lines()).contains("[copilot]   I think I am done, but I did not call task_complete.");
         assertThat(run.log.find("Autopilot continuation 1: the agent stopped without task_complete")).isNotNull();
         assertThat(run.log.lines().indexOf(run.log.find("Autopilot continuation 1")))
@@ -90,8 +90,8 @@ class EngineEndToEndTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
-        assertThat(run.result.nudges()).isEqualTo(2);
-        assertThat(run.result.turns()).isEqualTo(3);
+        assertThat(run.result.activity().nudges()).isEqualTo(2);
+        assertThat(run.result.activity().turns()).isEqualTo(3);
         assertThat(run.result.summary()).isNull();
         assertThat(run.result.reason()).contains("without calling task_complete after 2 autopilot continuations");
         assertThat(run.log.find("Autopilot stopped: cap_reached")).isNotNull();
@@ -105,7 +105,7 @@ class EngineEndToEndTest {
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).contains("HTTP 400").contains("scripted: the request is bad");
-        assertThat(run.result.exitCode()).isEqualTo(1);
+        assertThat(run.result.ending().exitCode()).isEqualTo(1);
         assertThat(run.log.find("[copilot] ERROR: model error (HTTP 400)")).contains("scripted: the request is bad");
         assertThat(run.log.find("FAILED: The session failed with a model error (HTTP 400)")).isNotNull();
     }
@@ -115,7 +115,7 @@ class EngineEndToEndTest {
         E2eRun run = E2eRun.with(Scripts.bashThenComplete("echo denied-please > hello.txt", "Tried to write the file."))
                 .run(); // no allowAllTools: the CLI refuses the redirecting shell command
 
-        assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.log.find("< bash DENIED")).contains("Permission denied");
         assertThat(run.log.find("(0 failed, 1 denied)")).isNotNull();
@@ -133,7 +133,7 @@ class EngineEndToEndTest {
         E2eRun denied = E2eRun.with(Scripts.bashThenComplete("echo denied-by-pattern", "Tried."))
                 .options(o -> o.set(ALLOW_ALL_TOOLS, true).add(DENY_TOOLS, "shell(echo)"))
                 .run();
-        assertThat(denied.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(denied.result.activity().deniedToolCalls()).isEqualTo(1);
         assertThat(denied.log.find("< bash DENIED")).isNotNull();
     }
 
@@ -165,7 +165,7 @@ class EngineEndToEndTest {
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
         assertThat(run.result.reason()).contains("Timed out after 20s").contains("while tool 'bash' (sleep 120) was running");
         // stopped promptly at the limit: SIGTERM, a grace of at most 3 s, SIGKILL
-        assertThat(run.result.durationMillis()).isBetween(20_000L, 26_000L);
+        assertThat(run.result.ending().durationMillis()).isBetween(20_000L, 26_000L);
         assertThat(run.log.find("< bash INTERRUPTED")).isNotNull();
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();
     }
@@ -204,7 +204,7 @@ class EngineEndToEndTest {
         // however the CLI reports the killed shell (exit code 1, before or after its own abort event), it was cut off
         assertThat(run.log.find("< bash INTERRUPTED")).isNotNull();
         assertThat(run.log.find("< bash FAILED")).isNull();
-        assertThat(run.result.failedToolCalls()).as("a call the stop cut short did not fail").isZero();
+        assertThat(run.result.activity().failedToolCalls()).as("a call the stop cut short did not fail").isZero();
         assertThat(run.log.find("1 tool call (0 failed, 1 interrupted, 0 denied)")).isNotNull();
         assertThat(run.journalLines()).filteredOn(l -> "autopilot.stopping".equals(l.path("type").asText()))
                 .singleElement().satisfies(l -> assertThat(l.path("data").path("termination").asText()).isEqualTo("ABORTED"));

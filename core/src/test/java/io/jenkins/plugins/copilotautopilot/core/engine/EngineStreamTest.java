@@ -78,7 +78,7 @@ class EngineStreamTest {
         SessionResult result = run(ReplayLauncher.ofText(happyWithoutResult(), 137));
         assertThat(result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(result.reason()).isEqualTo("The Copilot CLI was killed by signal 9 (exit code 137).");
-        assertThat(result.exitCode()).isEqualTo(137);
+        assertThat(result.ending().exitCode()).isEqualTo(137);
     }
 
     @Test
@@ -182,7 +182,7 @@ class EngineStreamTest {
         SessionResult result = run(command -> session);
         assertThat(session.stoppedWhileRunning()).isTrue();
         assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(result.exitCode()).isZero();
+        assertThat(result.ending().exitCode()).isZero();
         // stopped after Commands.FAST's 500 ms grace after the result line, not after the default 10 s
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(4));
     }

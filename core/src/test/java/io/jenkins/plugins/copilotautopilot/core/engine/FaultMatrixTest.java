@@ -197,7 +197,7 @@ class FaultMatrixTest {
                 .options(o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES, 0)).run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result.reason()).contains("HTTP 500").contains("scripted: always broken");
-        assertThat(run.result.failure().kind()).isEqualTo(io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure.Kind.SERVICE_ERROR);
+        assertThat(run.result.ending().failure().kind()).isEqualTo(io.jenkins.plugins.copilotautopilot.core.session.ServiceFailure.Kind.SERVICE_ERROR);
         assertThat(run.log.lines().stream().filter(l -> l.contains("Retrying")).count()).isEqualTo(5);
         assertJournalIntact(run.journal);
     }
@@ -269,8 +269,8 @@ class FaultMatrixTest {
         ScriptCli.Run run = ScriptCli.run(ScriptCli.write(dir, "cat '" + events + "'"), dir);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(run.result().outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result().turns()).isEqualTo(2000);
-        assertThat(run.result().toolCalls()).isEqualTo(2000);
+        assertThat(run.result().activity().turns()).isEqualTo(2000);
+        assertThat(run.result().activity().toolCalls()).isEqualTo(2000);
         assertThat(run.journal().lines().count()).isEqualTo(written + 2);
         assertThat(took).as("no back-pressure stall").isLessThan(Duration.ofSeconds(60));
     }

@@ -41,17 +41,17 @@ class GithubTokenModeEndToEndTest {
     }
 
     private static String describe(E2eRun run) {
-        return run.result.outcome() + " / " + run.result.reason() + " / exit " + run.result.exitCode() + "\n"
+        return run.result.outcome() + " / " + run.result.reason() + " / exit " + run.result.ending().exitCode() + "\n"
                 + String.join("\n", run.log.lines());
     }
 
     /** The session ended FAILED with this kind of failure, in the result and in one closing line saying what to do. */
     private static void assertFailure(E2eRun run, ServiceFailure.Kind kind, boolean retryable, String action) {
         assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
-        assertThat(run.result.failure()).as(describe(run)).isNotNull();
-        assertThat(run.result.failure().kind()).isEqualTo(kind);
-        assertThat(run.result.failure().retryable()).isEqualTo(retryable);
-        assertThat(run.result.failure().action()).contains(action);
+        assertThat(run.result.ending().failure()).as(describe(run)).isNotNull();
+        assertThat(run.result.ending().failure().kind()).isEqualTo(kind);
+        assertThat(run.result.ending().failure().retryable()).isEqualTo(retryable);
+        assertThat(run.result.ending().failure().action()).contains(action);
         assertThat(run.result.toMap().get("failure")).asString().contains("kind=" + kind.name());
         assertThat(run.log.lines()).filteredOn(l -> l.startsWith("[copilot] Failure: " + kind.name())).singleElement().asString()
                 .contains(action);
@@ -68,9 +68,9 @@ class GithubTokenModeEndToEndTest {
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
             assertThat(run.result.summary()).isEqualTo("Wrote hi.txt.");
-            assertThat(run.result.exitCode()).isZero();
-            assertThat(run.result.model()).isEqualTo(GithubStandIn.MODEL);
-            assertThat(run.result.premiumRequests()).as("gpt-5 costs 1 per user-initiated call").isEqualTo(1.0);
+            assertThat(run.result.ending().exitCode()).isZero();
+            assertThat(run.result.ending().model()).isEqualTo(GithubStandIn.MODEL);
+            assertThat(run.result.usage().premiumRequests()).as("gpt-5 costs 1 per user-initiated call").isEqualTo(1.0);
             assertThat(Files.readString(run.workDir.resolve("hi.txt")).trim()).isEqualTo("hi-from-the-model");
 
             String bearer = "Bearer " + GithubStandIn.TOKEN;
@@ -108,7 +108,7 @@ class GithubTokenModeEndToEndTest {
             E2eRun run = session(github).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
-            assertThat(run.result.inputTokens()).isEqualTo(2000L);
+            assertThat(run.result.usage().inputTokens()).isEqualTo(2000L);
             assertThat(run.journalText()).contains("\"totalNanoAiu\":0,");
         }
     }
@@ -123,7 +123,7 @@ class GithubTokenModeEndToEndTest {
             assertThat(calls).hasSize(4);
             assertThat(initiators(github)).as("retries are the agent's: they cost no premium request")
                     .containsExactly("user", "agent", "agent", "agent");
-            assertThat(run.result.premiumRequests()).isEqualTo(0.0);
+            assertThat(run.result.usage().premiumRequests()).isEqualTo(0.0);
             for (int i = 1; i <= 2; i++) {
                 assertThat(TimeUnit.NANOSECONDS.toMillis(calls.get(i).atNanos() - calls.get(i - 1).atNanos()))
                         .as("Retry-After: 1 is honoured").isGreaterThanOrEqualTo(900);
@@ -138,11 +138,11 @@ class GithubTokenModeEndToEndTest {
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
             assertThat(run.result.reason()).startsWith("The session failed with a rate_limit error (HTTP 429): You've hit your rate limit.");
-            assertThat(run.result.exitCode()).isEqualTo(1);
+            assertThat(run.result.ending().exitCode()).isEqualTo(1);
             assertThat(github.modelCalls()).hasSize(6);
             assertFailure(run, ServiceFailure.Kind.RATE_LIMITED, true, "wait");
-            assertThat(run.result.failure().errorCode()).isEqualTo("rate_limited");
-            assertThat(run.result.failure().statusCode()).isEqualTo(429);
+            assertThat(run.result.ending().failure().errorCode()).isEqualTo("rate_limited");
+            assertThat(run.result.ending().failure().statusCode()).isEqualTo(429);
         }
     }
 
@@ -168,8 +168,8 @@ class GithubTokenModeEndToEndTest {
                     + " Failed to get response from the AI model; retried 5 times (total retry wait time: ")
                     .endsWith(" Last error: 503 standin 503");
             assertThat(github.modelCalls()).hasSize(6);
-            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.SERVICE_ERROR);
-            assertThat(run.result.failure().retryable()).isTrue();
+            assertThat(run.result.ending().failure().kind()).isEqualTo(ServiceFailure.Kind.SERVICE_ERROR);
+            assertThat(run.result.ending().failure().retryable()).isTrue();
         }
     }
 
@@ -182,12 +182,12 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
             assertThat(run.result.reason())
                     .isEqualTo("The session failed with a quota error (HTTP 402): standin: payment required (" + errorCode + ")");
-            assertThat(run.result.exitCode()).isEqualTo(1);
+            assertThat(run.result.ending().exitCode()).isEqualTo(1);
             assertThat(github.modelCalls()).as("no retry").hasSize(1);
             assertThat(run.journalText()).contains("\"errorCode\":\"" + errorCode + "\"");
-            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.QUOTA_EXHAUSTED);
-            assertThat(run.result.failure().errorCode()).isEqualTo(errorCode);
-            assertThat(run.result.failure().retryable()).isFalse();
+            assertThat(run.result.ending().failure().kind()).isEqualTo(ServiceFailure.Kind.QUOTA_EXHAUSTED);
+            assertThat(run.result.ending().failure().errorCode()).isEqualTo(errorCode);
+            assertThat(run.result.ending().failure().retryable()).isFalse();
         }
     }
 
@@ -200,7 +200,7 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.reason()).isEqualTo("The session failed with an authorization error (HTTP 401): Authorization error."
                     + " Your credentials may be expired or invalid.");
             assertThat(github.modelCalls()).hasSize(3);
-            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.AUTHORIZATION);
+            assertThat(run.result.ending().failure().kind()).isEqualTo(ServiceFailure.Kind.AUTHORIZATION);
         }
     }
 
@@ -213,7 +213,7 @@ class GithubTokenModeEndToEndTest {
             assertThat(run.result.reason()).isEqualTo("The Copilot CLI exited with code 1: Error: Authentication failed");
             assertThat(run.log.lines()).contains("[copilot] stderr:   • If using a Fine-Grained PAT, ensure it has the"
                     + " 'Copilot Requests' permission enabled");
-            assertThat(run.result.exitCode()).isEqualTo(1);
+            assertThat(run.result.ending().exitCode()).isEqualTo(1);
             assertThat(github.modelCalls()).isEmpty();
             assertFailure(run, ServiceFailure.Kind.AUTHORIZATION, false, "Replace the GitHub token");
         }
@@ -264,8 +264,8 @@ class GithubTokenModeEndToEndTest {
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.INCOMPLETE);
             assertThat(run.result.reason()).contains("your organisation's policy (permissions.disableBypassPermissionsMode) denied 1 tool call");
-            assertThat(run.result.deniedToolCalls()).isEqualTo(1);
-            assertThat(run.result.policyDeniedToolCalls()).isEqualTo(1);
+            assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
+            assertThat(run.result.activity().policyDeniedToolCalls()).isEqualTo(1);
             assertThat(run.result.warnings()).anyMatch(w -> w.startsWith("WARNING: your organisation's policy"
                     + " (permissions.disableBypassPermissionsMode)"));
             assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] WARNING: your organisation's policy"
@@ -340,7 +340,7 @@ class GithubTokenModeEndToEndTest {
             assertThat(github.requests("/models/session")).hasSize(1);
             assertThat(github.modelCalls()).isNotEmpty().allSatisfy(r ->
                     assertThat(r.json().path("model").asText()).isEqualTo(GithubStandIn.FREE_MODEL));
-            assertThat(run.result.premiumRequests()).isEqualTo(0.0);
+            assertThat(run.result.usage().premiumRequests()).isEqualTo(0.0);
             assertThat(run.log.lines()).contains("[copilot] WARNING: model 'auto': GitHub's routing did not choose a model for turn 1,"
                     + " so the Copilot CLI used its default model, gpt-5-mini, instead.");
         }

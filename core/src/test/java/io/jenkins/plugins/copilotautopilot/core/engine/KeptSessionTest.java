@@ -46,9 +46,9 @@ class KeptSessionTest {
         assertThat(second.result.outcome()).isEqualTo(Outcome.COMPLETED);
         String firstRequest = second.server.requests().get(0).toString();
         assertThat(firstRequest).contains("PAPAYA-7").contains("Which code word did I give you?");
-        assertThat(second.result.sessionId()).isEqualTo(first.result.sessionId());
+        assertThat(second.result.ending().sessionId()).isEqualTo(first.result.ending().sessionId());
         // only this run's model calls count (the kept record holds run 1's usage records too)
-        assertThat(second.result.inputTokens()).isEqualTo(first.result.inputTokens());
+        assertThat(second.result.usage().inputTokens()).isEqualTo(first.result.usage().inputTokens());
         assertThat(second.log.lines()).filteredOn(l -> l.startsWith("[copilot] Tokens: "))
                 .containsExactly("[copilot] Tokens: 1,000 in (0 from the cache), 20 out, in 1 model call");
         assertThat(Files.size(kept)).isGreaterThan(0);
@@ -74,7 +74,7 @@ class KeptSessionTest {
         assertThat(second.workDir).isNotEqualTo(first.workDir);
         assertThat(second.workDir.resolve("where-2.txt")).hasContent(second.workDir.toString());
         assertThat(first.workDir.resolve("where-2.txt")).doesNotExist();
-        assertThat(second.result.sessionId()).isEqualTo(first.result.sessionId());
+        assertThat(second.result.ending().sessionId()).isEqualTo(first.result.ending().sessionId());
         // the model is told where it works now: nothing of the first run's working directory
         String request = second.server.requests().get(0).toString();
         assertThat(request).contains("Current working directory: " + second.workDir).doesNotContain(first.workDir.toString());
@@ -111,7 +111,7 @@ class KeptSessionTest {
                 .run();
 
         assertThat(second.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
-        assertThat(second.result.verifyRounds()).isZero();
+        assertThat(second.result.verification().rounds()).isZero();
         assertThat(second.workDir.resolve("verify-ran.txt")).doesNotExist();
     }
 }

@@ -28,7 +28,7 @@ class NetworkPolicyTest {
 
             assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
             assertThat(web.hits("/ok")).isEqualTo(1);
-            assertThat(run.result.deniedFetches()).isZero();
+            assertThat(run.result.activity().deniedFetches()).isZero();
             assertThat(run.log.lines()).contains("[copilot] Network: " + origin + " only");
             assertThat(run.command.commandLine()).contains("--allow-url=" + origin);
         }
@@ -43,9 +43,9 @@ class NetworkPolicyTest {
                     .run();
 
             assertThat(web.hits("/secret")).isZero();
-            assertThat(run.result.deniedToolCalls()).isEqualTo(1);
-            assertThat(run.result.deniedFetches()).isEqualTo(1);
-            assertThat(run.result.deniedUrls()).containsExactly(origin);
+            assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
+            assertThat(run.result.activity().deniedFetches()).isEqualTo(1);
+            assertThat(run.result.activity().deniedUrls()).containsExactly(origin);
             assertThat(run.result.toMap()).containsEntry("deniedFetches", 1);
             assertThat(run.log.lines()).contains("[copilot] Network: any URL (every tool is allowed), never " + origin);
             assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot]   < bash DENIED") && l.contains("(network: " + origin + ")"));
@@ -62,8 +62,8 @@ class NetworkPolicyTest {
                     .run();
 
             assertThat(web.hits("/other")).isZero();
-            assertThat(run.result.deniedFetches()).isEqualTo(1);
-            assertThat(run.result.deniedUrls()).containsExactly(origin + "/other");
+            assertThat(run.result.activity().deniedFetches()).isEqualTo(1);
+            assertThat(run.result.activity().deniedUrls()).containsExactly(origin + "/other");
         }
     }
 }

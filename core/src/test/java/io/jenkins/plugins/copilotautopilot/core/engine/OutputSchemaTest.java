@@ -30,7 +30,7 @@ class OutputSchemaTest {
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.result.reason()).isEqualTo("The agent called task_complete after 1 turn; its answer follows the schema.");
-        assertThat(run.result.outputRounds()).isEqualTo(1);
+        assertThat(run.result.answer().rounds()).isEqualTo(1);
         Map<String, Object> map = run.result.toMap();
         assertThat(map.get("output")).isEqualTo(Map.of("verdict", "pass", "files", List.of("a.txt", "b.txt"), "count", 2));
         assertThat(map).containsEntry("outputRounds", 1);
@@ -47,7 +47,7 @@ class OutputSchemaTest {
                 .options(o -> o.set(OUTPUT_SCHEMA, SCHEMA)).run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.outputRounds()).isEqualTo(2);
+        assertThat(run.result.answer().rounds()).isEqualTo(2);
         assertThat(run.result.reason()).endsWith("its answer follows the schema in round 2.");
         assertThat(run.result.toMap().get("output")).isEqualTo(Map.of("verdict", "fail", "files", List.of()));
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Answer 1: does not follow the schema: ")
@@ -65,7 +65,7 @@ class OutputSchemaTest {
                 .options(o -> o.set(OUTPUT_SCHEMA, SCHEMA)).run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.OUTPUT_INVALID);
-        assertThat(run.result.outputRounds()).isEqualTo(2);
+        assertThat(run.result.answer().rounds()).isEqualTo(2);
         assertThat(run.result.reason()).startsWith("The agent's answer does not follow the output schema after 2 rounds (the"
                 + " maxOutputRounds limit): ");
         assertThat(run.result.toMap()).containsEntry("output", null).containsEntry("completed", false);
@@ -83,8 +83,8 @@ class OutputSchemaTest {
                         .set(MAX_VERIFY_ROUNDS, 3)).run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.outputRounds()).isEqualTo(3);
-        assertThat(run.result.verifyRounds()).isEqualTo(2);
+        assertThat(run.result.answer().rounds()).isEqualTo(3);
+        assertThat(run.result.verification().rounds()).isEqualTo(2);
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot] Answer 2: does not follow the schema: ")
                 && l.endsWith("; the agent is asked to fix it"));
     }
@@ -98,7 +98,7 @@ class OutputSchemaTest {
 
         // the work failed its only check: NOT_VERIFIED, and the answer stands
         assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
-        assertThat(run.result.output()).isEqualTo("{\"verdict\":\"pass\",\"files\":[]}");
+        assertThat(run.result.answer().output()).isEqualTo("{\"verdict\":\"pass\",\"files\":[]}");
     }
 
     @Test
@@ -118,7 +118,7 @@ class OutputSchemaTest {
                 .options(o -> o.set(OUTPUT_SCHEMA, SCHEMA).set(VERIFY, "echo checked >> checks.txt")).run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.verifyRounds()).isEqualTo(1);
+        assertThat(run.result.verification().rounds()).isEqualTo(1);
         assertThat(run.workDir.resolve("checks.txt")).hasContent("checked");
         List<String> lines = run.log.lines();
         int fixed = lines.indexOf(lines.stream().filter(l -> l.startsWith("[copilot] Answer 2: follows")).findFirst().orElseThrow());
@@ -140,12 +140,12 @@ class OutputSchemaTest {
                 .environment("REVIEW_SECRET", secret).run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.findings()).hasSize(2);
-        assertThat(run.result.findings().get(0).toMap()).containsEntry("path", "src/a.c").containsEntry("line", 3)
+        assertThat(run.result.answer().findings()).hasSize(2);
+        assertThat(run.result.answer().findings().get(0).toMap()).containsEntry("path", "src/a.c").containsEntry("line", 3)
                 .containsEntry("endLine", 5).containsEntry("severity", "high").containsEntry("rule", "CWE-798");
-        assertThat(run.result.findings().get(0).message()).startsWith("leaks *").doesNotContain(secret);
-        assertThat(run.result.findings().get(1).message()).startsWith("typo *").doesNotContain(secret);
-        assertThat(run.result.output()).doesNotContain(secret);
+        assertThat(run.result.answer().findings().get(0).message()).startsWith("leaks *").doesNotContain(secret);
+        assertThat(run.result.answer().findings().get(1).message()).startsWith("typo *").doesNotContain(secret);
+        assertThat(run.result.answer().output()).doesNotContain(secret);
         assertThat(run.result.toMap().toString()).doesNotContain(secret);
         assertThat(run.journalText()).doesNotContain(secret);
         assertThat(String.join("\n", run.log.lines())).doesNotContain(secret)

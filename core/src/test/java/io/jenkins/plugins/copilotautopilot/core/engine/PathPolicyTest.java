@@ -23,7 +23,7 @@ class PathPolicyTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result.activity().deniedToolCalls()).isEqualTo(1);
         assertThat(run.log.lines()).contains("[copilot] Paths: the working directory only (allowAllPaths is off)");
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot]   < bash DENIED")
                 && l.contains("(a path outside the allowed ones: every tool is allowed)"));
@@ -37,7 +37,7 @@ class PathPolicyTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.deniedToolCalls()).isZero();
+        assertThat(run.result.activity().deniedToolCalls()).isZero();
         assertThat(run.log.lines()).contains("[copilot] Paths: any (allowAllPaths)");
         assertThat(run.log.lines()).anyMatch(l -> l.startsWith("[copilot]   < bash ok"));
         assertThat(run.command.commandLine()).contains("--allow-all-paths");

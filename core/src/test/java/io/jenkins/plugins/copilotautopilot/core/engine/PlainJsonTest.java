@@ -7,6 +7,10 @@ import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import io.jenkins.plugins.copilotautopilot.core.result.Activity;
+import io.jenkins.plugins.copilotautopilot.core.result.Answer;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
+import io.jenkins.plugins.copilotautopilot.core.result.ModelUsage;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,9 +47,10 @@ class PlainJsonTest {
     }
 
     private static SessionResult sampleResult() {
-        return new SessionResult(io.jenkins.plugins.copilotautopilot.core.outcome.Outcome.BLOCKED, "why", null, 2, 3, 1, 0, 1,
-                null, 42, null, null, "gpt", 0, 0, 0, null, 7L, null, List.of(), null, List.of("w"), "blocked by x", false, 1,
-                List.of("https://example.invalid/"), null, 0, null, "{\"a\":[1,2.5,\"x\",{\"b\":null}],\"n\":12345678901}", 2,
-                List.of());
+        return new SessionResult(
+                new Ending(io.jenkins.plugins.copilotautopilot.core.outcome.Outcome.BLOCKED, "why", null, "blocked by x", null, null, 42,
+                        null, "gpt"),
+                new Activity(2, 3, 1, 0, 0, 1, List.of("https://example.invalid/"), 1), new ModelUsage(null, null, null, null, 7L, null),
+                null, null, new Answer("{\"a\":[1,2.5,\"x\",{\"b\":null}],\"n\":12345678901}", 2, List.of()), List.of("w"));
     }
 }

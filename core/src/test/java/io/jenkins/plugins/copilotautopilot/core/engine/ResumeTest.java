@@ -97,8 +97,8 @@ class ResumeTest {
 
             assertThat(result.outcome()).isEqualTo(Outcome.COMPLETED);
             assertThat(result.summary()).isEqualTo("Ran two commands.");
-            assertThat(result.turns()).isEqualTo(4);
-            assertThat(result.toolCalls()).isEqualTo(3);
+            assertThat(result.activity().turns()).isEqualTo(4);
+            assertThat(result.activity().toolCalls()).isEqualTo(3);
             s.assertSameAsOneFollower(session, result);
             session.cleanup();
         }

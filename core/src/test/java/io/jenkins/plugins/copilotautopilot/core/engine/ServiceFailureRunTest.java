@@ -128,8 +128,8 @@ class ServiceFailureRunTest {
                 + " tool calls that need approval, such as writes, will be denied.";
         assertThat(run.log().lines()).contains("[copilot] " + warning);
         assertThat(run.result().warnings()).containsExactly(warning);
-        assertThat(run.result().deniedToolCalls()).isEqualTo(1);
-        assertThat(run.result().policyDeniedToolCalls()).isEqualTo(1);
+        assertThat(run.result().activity().deniedToolCalls()).isEqualTo(1);
+        assertThat(run.result().activity().policyDeniedToolCalls()).isEqualTo(1);
         assertThat(run.result().outcome()).isEqualTo(Outcome.INCOMPLETE);
         assertThat(run.result().reason()).isEqualTo("The agent called task_complete after 2 turns, but your organisation's policy"
                 + " (permissions.disableBypassPermissionsMode) denied 1 tool call it made: its work may be partial.");
@@ -148,8 +148,8 @@ class ServiceFailureRunTest {
 
         assertThat(run.result().outcome()).isEqualTo(Outcome.FAILED);
         assertThat(run.result().reason()).isEqualTo("The Copilot CLI was killed by signal 15 (exit code 143).");
-        assertThat(run.result().exitCode()).isEqualTo(143);
-        assertThat(run.result().failure()).isNull();
+        assertThat(run.result().ending().exitCode()).isEqualTo(143);
+        assertThat(run.result().ending().failure()).isNull();
         assertThat(run.log().lines()).contains("[copilot] Session s-1 | CLI exit code 143 (it reported 0)");
     }
 }

@@ -35,9 +35,9 @@ class ServiceRetriesEndToEndTest {
                     .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(MAX_AI_CREDITS, 100.0)).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.COMPLETED);
-            assertThat(run.result.failure()).isNull();
+            assertThat(run.result.ending().failure()).isNull();
             assertThat(run.log.lines()).as("refused calls are not billed: no record missing").noneMatch(l -> l.contains("no usage record"));
-            assertThat(run.result.aiCredits()).isEqualTo(2.0);
+            assertThat(run.result.usage().aiCredits()).isEqualTo(2.0);
             assertThat(run.log.lines()).as("the CLI's startup warnings, said again as the session goes on, once")
                     .filteredOn(l -> l.startsWith("[copilot] WARNING (mcp):")).hasSize(1);
             assertThat(Files.readString(run.workDir.resolve("hi.txt"))).contains("hi-from-the-model");
@@ -62,8 +62,8 @@ class ServiceRetriesEndToEndTest {
                     .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(SERVICE_RETRIES, 1)).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
-            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.RATE_LIMITED);
-            assertThat(run.result.failure().retryable()).isTrue();
+            assertThat(run.result.ending().failure().kind()).isEqualTo(ServiceFailure.Kind.RATE_LIMITED);
+            assertThat(run.result.ending().failure().retryable()).isTrue();
             assertThat(github.modelCalls()).as("two runs of the CLI, six attempts each").hasSize(12);
             assertThat(run.log.lines()).anyMatch(l -> l.contains("(service retry 1 of 1)"))
                     .anyMatch(l -> l.contains("not continuing: the session went on once already (serviceRetries 1)"));
@@ -77,7 +77,7 @@ class ServiceRetriesEndToEndTest {
                     .options(o -> o.set(ALLOW_ALL_TOOLS, true).set(SERVICE_RETRIES, 0)).run();
 
             assertThat(run.result.outcome()).as(describe(run)).isEqualTo(Outcome.FAILED);
-            assertThat(run.result.failure().kind()).isEqualTo(ServiceFailure.Kind.SERVICE_ERROR);
+            assertThat(run.result.ending().failure().kind()).isEqualTo(ServiceFailure.Kind.SERVICE_ERROR);
             assertThat(github.modelCalls()).hasSize(6);
             assertThat(run.log.lines()).noneMatch(l -> l.contains("continuing the same session"));
         }

@@ -3,6 +3,9 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.result.Activity;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
+import io.jenkins.plugins.copilotautopilot.core.result.ModelUsage;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class StepSpanAttributesTest {
     @Test
     void aSessionWithUsageGivesItsOutcomeNumbersTokensAndModel() {
-        SessionResult result = new SessionResult(Outcome.COMPLETED, "done", "s", 3, 5, 1, 2, 0, 1.5, 900, "sess-1", 0, "demo-model",
-                0, 0, 0, 3600L, 120L, null, List.of(), null, List.of());
+        SessionResult result = new SessionResult(new Ending(Outcome.COMPLETED, "done", "s", null, null, 0, 900, "sess-1", "demo-model"),
+                new Activity(3, 5, 1, 2, 0, 0, List.of(), 0), new ModelUsage(1.5, null, null, 3600L, 120L, null), null, null, null,
+                List.of());
 
         assertThat(StepSpanAttributes.of(result)).containsExactly(
                 java.util.Map.entry("copilot.autopilot.outcome", "COMPLETED"),
@@ -28,8 +32,8 @@ class StepSpanAttributesTest {
 
     @Test
     void whatTheCliDidNotRecordIsLeftOut() {
-        SessionResult result = new SessionResult(Outcome.FAILED, "the CLI was not found", null, 0, 0, 0, 0, 0, null, 5, null, null, null,
-                0, 0, 0);
+        SessionResult result = new SessionResult(new Ending(Outcome.FAILED, "the CLI was not found", null, null, null, null, 5, null,
+                null));
 
         assertThat(StepSpanAttributes.of(result)).containsOnlyKeys("copilot.autopilot.outcome", "copilot.autopilot.turns",
                 "copilot.autopilot.tool_calls", "copilot.autopilot.denied_tool_calls");

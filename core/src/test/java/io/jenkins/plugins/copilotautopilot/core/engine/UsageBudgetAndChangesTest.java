@@ -57,7 +57,7 @@ class UsageBudgetAndChangesTest {
             assertThat(u.path("data").path("outputTokens").asLong()).isEqualTo(40);
         });
         long in = usage.stream().mapToLong(u -> u.path("data").path("inputTokens").asLong()).sum();
-        assertThat(run.result.inputTokens()).isEqualTo(in).isGreaterThanOrEqualTo(2700);
+        assertThat(run.result.usage().inputTokens()).isEqualTo(in).isGreaterThanOrEqualTo(2700);
         assertThat(run.result.toMap()).containsEntry("inputTokens", in);
         assertThat(run.log.find("Tokens: ")).contains(String.format("%,d in", in));
 
@@ -118,7 +118,7 @@ class UsageBudgetAndChangesTest {
                 .run();
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(run.result.warnings()).isEmpty();
-        assertThat(run.result.inputTokens()).isGreaterThan(0L);
+        assertThat(run.result.usage().inputTokens()).isGreaterThan(0L);
     }
 
     @Test
@@ -161,7 +161,7 @@ class UsageBudgetAndChangesTest {
         assertThat(result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
         // the budget stopped it at 2; a record read while the CLI was stopping counts too: the reason gives the total
         assertThat(result.reason()).endsWith(": premium requests used: 3, limit 2; the Copilot CLI was stopped.");
-        assertThat(result.premiumRequests()).isEqualTo(3.0);
+        assertThat(result.usage().premiumRequests()).isEqualTo(3.0);
         assertThat(log.lines()).contains("[copilot]   tokens: 10 in, 1 out | premium requests: 1");
     }
 
@@ -180,16 +180,16 @@ class UsageBudgetAndChangesTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.changedFiles()).containsExactlyInAnyOrder(new ChangedFile("hello.txt", "added", 2L, 0L),
+        assertThat(run.result.changes().files()).containsExactlyInAnyOrder(new ChangedFile("hello.txt", "added", 2L, 0L),
                 new ChangedFile("old.txt", "deleted", 0L, 1L));
-        assertThat(run.result.linesAdded()).isEqualTo(2);
-        assertThat(run.result.filesModified()).isEqualTo(2);
+        assertThat(run.result.changes().linesAdded()).isEqualTo(2);
+        assertThat(run.result.changes().filesModified()).isEqualTo(2);
         assertThat(run.log.find("Changed: 2 files (+2 -1)")).contains("hello.txt (added)").contains("old.txt (deleted)");
         JsonNode changes = run.journalLines().stream().filter(l -> "autopilot.changes".equals(l.path("type").asText()))
                 .findFirst().orElseThrow();
         assertThat(changes.path("data").path("patch").asText()).contains("+hello\n+world\n").contains("-old\n");
         assertThat(run.result.toMap().get("changedFiles")).asList().hasSize(2);
-        assertThat(run.result.patch()).contains("+hello\n");
+        assertThat(run.result.changes().patch()).contains("+hello\n");
         SessionReport report = SessionReportReader.read(run.journal);
         assertThat(report.changes().patchByFile().get("hello.txt")).contains("+world");
         assertThat(report.totals().filesModified()).isEqualTo(2);
@@ -220,7 +220,7 @@ class UsageBudgetAndChangesTest {
                 + " so shell commands' changes are not counted");
         assertThat(run.log.lines()).last().asString().matches("\\[copilot] Session [0-9a-f-]{36} \\| CLI exit code 0");
         assertThat(run.log.find("Changed:")).isNull();
-        assertThat(run.result.changedFiles()).isEmpty();
+        assertThat(run.result.changes().files()).isEmpty();
     }
 
     private static void git(Path dir, String... args) throws java.io.IOException {

@@ -76,7 +76,7 @@ class VerifyStopTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
-        assertThat(run.result.verifyExitCode()).isNull();
+        assertThat(run.result.verification().exitCode()).isNull();
         assertThat(run.log.lines()).contains("[copilot] Verify, round 1: stopped with the session");
         nothingRanOnAfterTheStop(run, 1);
     }
@@ -91,8 +91,8 @@ class VerifyStopTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
-        assertThat(run.result.verified()).isNull();
-        assertThat(run.result.verifyExitCode()).isNull();
+        assertThat(run.result.verification().verified()).isNull();
+        assertThat(run.result.verification().exitCode()).isNull();
         assertThat(run.journalText()).contains("\"text\":\"checking\"");
         nothingRanOnAfterTheStop(run, 1);
     }
@@ -128,7 +128,7 @@ class VerifyStopTest {
 
         assertThat(waiting.getCount()).isZero();
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
-        assertThat(run.result.verifyRounds()).isZero();
+        assertThat(run.result.verification().rounds()).isZero();
         assertThat(run.journalText()).contains("autopilot.awaiting").doesNotContain("autopilot.verify_started");
         nothingRanOnAfterTheStop(run, 1);
     }
@@ -150,7 +150,7 @@ class VerifyStopTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
-        assertThat(run.result.verifyRounds()).isEqualTo(1);
+        assertThat(run.result.verification().rounds()).isEqualTo(1);
         assertThat(run.workDir.resolve("fixed.txt")).doesNotExist();
         // the first run's completion, then the fix's tool call: nothing after the stop
         nothingRanOnAfterTheStop(run, 2);
@@ -164,7 +164,7 @@ class VerifyStopTest {
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.TIMED_OUT);
         assertThat(run.result.reason()).startsWith("The tool call 'bash' (sleep 63; touch fixed.txt) in turn 2 ran longer than 3s");
-        assertThat(run.result.verifyRounds()).isEqualTo(1);
+        assertThat(run.result.verification().rounds()).isEqualTo(1);
         nothingRanOnAfterTheStop(run, 2);
     }
 
@@ -176,7 +176,7 @@ class VerifyStopTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.OVER_BUDGET);
-        assertThat(run.result.verifyRounds()).isEqualTo(1);
+        assertThat(run.result.verification().rounds()).isEqualTo(1);
         assertThat(run.workDir.resolve("fixed.txt")).doesNotExist();
         assertThat(run.journalText()).doesNotContain("\"round\":2");
         assertThat(ProcessTable.survivorsOf(run.runId)).isEmpty();

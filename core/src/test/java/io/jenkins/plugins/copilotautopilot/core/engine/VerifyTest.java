@@ -28,9 +28,9 @@ class VerifyTest {
         E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.set(ALLOW_ALL_TOOLS, true).set(VERIFY, CHECK)).run();
 
         assertThat(run.result.outcome()).as(run.log.lines().toString()).isEqualTo(Outcome.COMPLETED);
-        assertThat(run.result.verified()).isTrue();
-        assertThat(run.result.verifyRounds()).isEqualTo(2);
-        assertThat(run.result.verifyExitCode()).isZero();
+        assertThat(run.result.verification().verified()).isTrue();
+        assertThat(run.result.verification().rounds()).isEqualTo(2);
+        assertThat(run.result.verification().exitCode()).isZero();
         assertThat(run.result.toMap()).containsEntry("verified", true).containsEntry("verifyRounds", 2).containsEntry("verifyExitCode", 0);
         assertThat(run.log.lines()).contains("[copilot] Verify, round 1 of 2: running the acceptance check",
                 "[copilot] verify | FAIL: fixed.txt is missing",
@@ -71,9 +71,9 @@ class VerifyTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
-        assertThat(run.result.verified()).isFalse();
-        assertThat(run.result.verifyRounds()).isEqualTo(2);
-        assertThat(run.result.verifyExitCode()).isEqualTo(1);
+        assertThat(run.result.verification().verified()).isFalse();
+        assertThat(run.result.verification().rounds()).isEqualTo(2);
+        assertThat(run.result.verification().exitCode()).isEqualTo(1);
         assertThat(run.result.reason()).isEqualTo("The acceptance check `echo \"token is $VERIFY_SECRET\"; echo broken; exit 1` still"
                 + " failed (exit code 1) after 2 rounds (the maxVerifyRounds limit).");
         assertThat(run.log.lines()).contains("[copilot] verify | token is ****", "[copilot] Verify, round 2: FAILED with exit code 1; no rounds left");
@@ -88,7 +88,7 @@ class VerifyTest {
         E2eRun run = E2eRun.with(FIX_WHEN_TOLD).options(o -> o.set(VERIFY, "no-such-test-runner --all")).run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.NOT_VERIFIED);
-        assertThat(run.result.verifyRounds()).isEqualTo(1);
+        assertThat(run.result.verification().rounds()).isEqualTo(1);
         assertThat(run.result.reason()).isEqualTo("The acceptance check `no-such-test-runner --all` could not start (exit code 127:"
                 + " a command was not found on the agent; its output is in the log).");
         assertThat(run.log.lines()).contains("[copilot] Verify, round 1: FAILED with exit code 127; the check could not start")
@@ -111,8 +111,8 @@ class VerifyTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.ABORTED);
-        assertThat(run.result.verified()).isNull();
-        assertThat(run.result.verifyExitCode()).isNull();
+        assertThat(run.result.verification().verified()).isNull();
+        assertThat(run.result.verification().exitCode()).isNull();
         assertThat(run.log.lines()).contains("[copilot] Verify, round 1: stopped with the session");
         assertThat(io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable.survivorsOf(run.runId)).isEmpty();
     }
@@ -124,7 +124,7 @@ class VerifyTest {
                 .run();
 
         assertThat(run.result.outcome()).isEqualTo(Outcome.INCOMPLETE);
-        assertThat(run.result.verifyRounds()).isZero();
+        assertThat(run.result.verification().rounds()).isZero();
         assertThat(run.workDir.resolve("verify-ran.txt")).doesNotExist();
     }
 }

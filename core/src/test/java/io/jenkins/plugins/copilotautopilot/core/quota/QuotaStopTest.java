@@ -48,8 +48,8 @@ class QuotaStopTest {
         assertThat(ledger.spent(quotas.get(0), "team/app")).isGreaterThanOrEqualTo(15_100);
         // the guard is told the model as the CLI named it, which the session's result names too: the index counts
         // the session under one model, live and when rebuilt from the builds
-        assertThat(run.result.model()).isNotBlank();
-        assertThat(modelsAsked).containsExactly(run.result.model());
+        assertThat(run.result.ending().model()).isNotBlank();
+        assertThat(modelsAsked).containsExactly(run.result.ending().model());
         ledger.close();
     }
 }
