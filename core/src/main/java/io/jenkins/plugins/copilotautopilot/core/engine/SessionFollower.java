@@ -44,9 +44,9 @@ import java.util.List;
  * <p>Created by {@link AutopilotEngine#start} or {@link AutopilotEngine#resume}. Ticks must not overlap;
  * {@link #requestAbort()} may be called from any thread.
  *
- * <p>Long because a tick's steps must happen in this order on one thread (read, journal, render, limits, budgets,
- * the acceptance loop, the end); what each step decides lives elsewhere ({@link VerifyLoop}, {@code OutcomeDecider},
- * {@code LogRenderer}).
+ * <p>It keeps the order of a look on one thread (read, the parts' look, the launch script's answer, the parts' reasons to
+ * stop, the time limits, the end) and the stop paths; what each feature decides, shows and adds to the result is its
+ * part's ({@link SessionParts}), the time limits are {@link SessionLimits}, what the script is told {@link VerifyLoop}.
  */
 public final class SessionFollower {
     /** How often what the journal holds in memory is written out, at the latest. */

@@ -11,11 +11,12 @@ import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.result.Changes;
 import io.jenkins.plugins.copilotautopilot.core.session.ResultInfo;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
+import io.jenkins.plugins.copilotautopilot.core.text.Texts;
 import java.util.List;
 
 /**
- * What the agent changed in the git work tree, as the launch script's last snapshot says (its files and patch): a
- * journal record at the end, and the result's piece (the CLI's own count of its edits where there is no work tree).
+ * What the agent changed in the git work tree, as the launch script's last snapshot says (its files and patch): a line
+ * when untracked files were left out of a snapshot, a journal record at the end, and the result's piece (the CLI's own count of its edits where there is no work tree).
  */
 public final class ChangesPart implements SessionPart {
     private final PartContext context;
@@ -30,6 +31,14 @@ public final class ChangesPart implements SessionPart {
         if (poll.changes() != null) {
             changes = poll.changes();
         }
+    }
+
+    @Override
+    public void onChangesLeftOut(long files, long kilobytes, long maxFiles, long maxKilobytes) {
+        context.lines().line("Changes: " + Texts.number(files) + " untracked " + (files == 1 ? "file" : "files")
+                + (kilobytes > 0 ? " (" + Texts.number(Math.round(kilobytes / 1024.0)) + " MB)" : "")
+                + " left out of what the agent changed: over " + Texts.number(maxFiles) + " files or "
+                + Texts.number(maxKilobytes / 1024) + " MB; list them in .gitignore (or set recordChanges: false).");
     }
 
     /** The last snapshot's changes, or null when there is none (not a git work tree, or not recorded). */

@@ -102,14 +102,6 @@ public final class LogRenderer implements SessionListener {
     }
 
     @Override
-    public void onChangesLeftOut(long files, long kilobytes, long maxFiles, long maxKilobytes) {
-        line("Changes: " + Texts.number(files) + " untracked " + (files == 1 ? "file" : "files")
-                + (kilobytes > 0 ? " (" + Texts.number(Math.round(kilobytes / 1024.0)) + " MB)" : "")
-                + " left out of what the agent changed: over " + Texts.number(maxFiles) + " files or "
-                + Texts.number(maxKilobytes / 1024) + " MB; list them in .gitignore (or set recordChanges: false).");
-    }
-
-    @Override
     public void onCliFound(String path, String version) {
         boolean noVersion = version == null || version.isEmpty();
         if (noVersion && path.equals(headerPath)) {

@@ -1,4 +1,6 @@
-package io.jenkins.plugins.copilotautopilot.core.engine;
+package io.jenkins.plugins.copilotautopilot.core.parts;
+
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 

@@ -1,4 +1,7 @@
-package io.jenkins.plugins.copilotautopilot.core.engine;
+package io.jenkins.plugins.copilotautopilot.core.parts;
+
+import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 

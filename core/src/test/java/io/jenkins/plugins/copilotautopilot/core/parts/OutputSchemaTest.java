@@ -1,4 +1,5 @@
-package io.jenkins.plugins.copilotautopilot.core.engine;
+package io.jenkins.plugins.copilotautopilot.core.parts;
+
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 import static org.assertj.core.api.Assertions.assertThat;
