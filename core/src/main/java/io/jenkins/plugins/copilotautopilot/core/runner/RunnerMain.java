@@ -151,7 +151,7 @@ public final class RunnerMain {
             return EXIT_USAGE;
         }
         if (parsed.help()) {
-            out.println(RunnerArguments.USAGE);
+            out.println(RunnerHelp.text());
             return 0;
         }
         if (parsed.version()) {

@@ -327,6 +327,6 @@ class RunnerArgumentsTest {
         assertThat(version.version()).isTrue();
         assertThat(version.copilotPath()).isEqualTo("/env/cli");
         assertThat(parse(Map.of(), "--copilot", "/opt/cli", "--version").copilotPath()).isEqualTo("/opt/cli");
-        assertThat(RunnerArguments.USAGE).contains("--version");
+        assertThat(RunnerHelp.text()).contains("--version");
     }
 }
