@@ -7,7 +7,7 @@ import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
-import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
 import io.jenkins.plugins.copilotautopilot.core.testing.ReplayLauncher;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer;
@@ -284,7 +284,7 @@ public final class BenchmarkMain {
         try {
             return PipelineRun.run(stream, dir);
         } finally {
-            LocalCliSession.deleteRecursively(dir);
+            FileTrees.delete(dir);
         }
     }
 
