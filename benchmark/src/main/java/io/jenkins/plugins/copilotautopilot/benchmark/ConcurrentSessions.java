@@ -595,7 +595,7 @@ public final class ConcurrentSessions {
                     if (!chunk.isEmpty()) {
                         deliver(chunk);
                     }
-                } while (chunk.output().length == MAX_BYTES || chunk.stderr().length == MAX_BYTES || exitCode != null && chunk.usageConsumed() > 0);
+                } while (chunk.output.length == MAX_BYTES || chunk.stderr.length == MAX_BYTES || exitCode != null && chunk.usageConsumed > 0);
                 if (exitCode != null) {
                     agentLook.cancel(false);
                 }
@@ -622,7 +622,7 @@ public final class ConcurrentSessions {
                 if (!chunk.isEmpty()) {
                     batch.add(new Handed(key, chunk));
                 }
-            } while (chunk.output().length == MAX_BYTES || chunk.stderr().length == MAX_BYTES || exitCode != null && chunk.usageConsumed() > 0);
+            } while (chunk.output.length == MAX_BYTES || chunk.stderr.length == MAX_BYTES || exitCode != null && chunk.usageConsumed > 0);
             return exitCode == null;
         }
 
