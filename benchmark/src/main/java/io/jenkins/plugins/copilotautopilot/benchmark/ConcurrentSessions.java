@@ -16,7 +16,7 @@ import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -630,8 +630,8 @@ public final class ConcurrentSessions {
         private HandedOver.Chunk next(Integer exitCode) throws IOException {
             byte[] out = LocalCliSession.read(output, agentOutput, MAX_BYTES);
             byte[] err = LocalCliSession.read(folder.resolve(ControlFolder.STDERR), agentStderr, MAX_BYTES);
-            SessionFiles.Usage usage = SessionFiles.usage(folder, agentUsage, MAX_BYTES);
-            SessionFiles.openApprovals(folder);
+            ControlFolderReader.Usage usage = ControlFolderReader.usage(folder, agentUsage, MAX_BYTES);
+            ControlFolderReader.openApprovals(folder);
             boolean last = exitCode != null && out.length < MAX_BYTES && err.length < MAX_BYTES && usage.consumed() == 0;
             HandedOver.Chunk chunk = new HandedOver.Chunk(agentOutput, out, agentStderr, err, agentUsage, usage.lines(), usage.consumed(),
                     last ? exitCode : null);

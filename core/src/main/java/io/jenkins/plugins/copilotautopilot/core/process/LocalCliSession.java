@@ -34,10 +34,10 @@ public final class LocalCliSession implements CliSession {
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes) throws IOException {
         SessionPoll poll = poll(outputOffset, stderrOffset, maxBytes);
-        SessionFiles.Usage usage = SessionFiles.usage(folder, usageOffset, maxBytes);
+        ControlFolderReader.Usage usage = ControlFolderReader.usage(folder, usageOffset, maxBytes);
         return new SessionPoll(poll.output(), poll.stderr(), poll.exitCode(), poll.ended(), poll.launchError(),
-                usage.lines(), usage.consumed(), poll.ended() ? SessionFiles.changes(folder) : null,
-                SessionFiles.openApprovals(folder));
+                usage.lines(), usage.consumed(), poll.ended() ? ControlFolderReader.changes(folder) : null,
+                ControlFolderReader.openApprovals(folder));
     }
 
     @Override

@@ -6,7 +6,7 @@ import io.jenkins.plugins.copilotautopilot.core.otel.SpanFile;
 import io.jenkins.plugins.copilotautopilot.core.otel.TraceParent;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
 import java.io.IOException;
@@ -43,7 +43,7 @@ final class SpanKeeping extends ForwardingCliLauncher {
         SecretMasker masker = SecretMasker.of(command.secretValues(env));
         return ForwardingCliSession.beforeCleanup(session, () -> {
             try {
-                byte[] lines = SessionFiles.spans(folder, SpanFile.MAX_BYTES);
+                byte[] lines = ControlFolderReader.spans(folder, SpanFile.MAX_BYTES);
                 Files.write(destination, SpanFile.adopt(lines, TraceParent.parse(env.get("TRACEPARENT")), masker::mask));
             } catch (IOException e) {
                 err.println(RunnerMain.NAME + ": " + RunnerChecks.cannotWrite("--otel", destination, e));

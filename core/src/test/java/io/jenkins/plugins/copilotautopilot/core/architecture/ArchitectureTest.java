@@ -32,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"files", "text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "kept", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
+            "render", "changes", "kept", "launch", "process", "report", "build", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -57,7 +57,7 @@ class ArchitectureTest {
                 .whereLayer("kept").mayOnlyAccessLayers("mask")
                 .whereLayer("process").mayOnlyAccessLayers("approval", "changes", "command", "files", "kept", "launch", "mask")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
-                .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "plan", "text")
+                .whereLayer("build").mayOnlyAccessLayers("command", "outcome", "plan", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "process", "render",
                         "output", "session", "text", "verify", "plan")
                 .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "files", "kept", "mask", "outcome", "output", "plan", "process", "render", "report")
