@@ -27,12 +27,11 @@ class SessionChunkTest {
 
     @Test
     void aChunkComesBackAsTheChunkItWasWithItsLastFields() throws Exception {
-        SessionChunk chunk = new SessionChunk(12_345_678_901L, bytes("{\"type\":\"assistant.turn_start\"}\n"), 7,
-                bytes("warning: ü\n"), 4_096, bytes("{\"usage\":1}\n"), 4_200);
-        chunk.launchError = "cannot run /opt/copilot (Permission denied)";
-        chunk.changesPatch = bytes("diff --git a/a.txt b/a.txt\n");
+        SessionChunk chunk = new SessionChunk(40, bytes("{}\n"), 2, bytes("e\n"), 90, bytes("{\"usage\":2}\n"), 12);
+        chunk.launchError = "the launch files are gone";
+        chunk.changesPatch = bytes("diff --git a/b b/b\n");
         chunk.keptSessionSize = 42;
-        chunk.approvals(List.of(new ApprovalGate.Request("1", "bash: git push")));
+        chunk.approvals(List.of(new ApprovalGate.Request("7", "bash: rm -rf build")));
 
         SessionChunk back = (SessionChunk) deserialize(serialize(chunk));
 

@@ -43,29 +43,29 @@ class OwnerOnlyFilesTest {
     }
 
     @Test
-    void aFolderOfItsOwnIsMadeForItsOwnerOnlyOrTightened() throws IOException {
-        Path created = folder.resolve("parent/control");
-        OwnerOnlyFiles.ownFolder(created);
-        Path there = Files.createDirectories(folder.resolve("there"));
-        Files.setPosixFilePermissions(there, PosixFilePermissions.fromString("rwxr-xr-x"));
-        OwnerOnlyFiles.ownFolder(there);
+    void aMissingFolderIsMadeForItsOwnerOnlyAndOnlyAFolderOfItsOwnIsTightenedWhenThere() throws IOException {
+        Path control = folder.resolve("parent/control");
+        Path state = folder.resolve("parent/state");
+        Path ownThere = readableByAll("own");
+        Path sharedThere = readableByAll("shared");
 
-        assertThat(permissions(created)).isEqualTo("rwx------");
-        assertThat(permissions(there)).isEqualTo("rwx------");
-    }
+        OwnerOnlyFiles.ownFolder(control);
+        OwnerOnlyFiles.folder(state);
+        OwnerOnlyFiles.ownFolder(ownThere);
+        OwnerOnlyFiles.folder(sharedThere);
 
-    @Test
-    void aFolderThatMayBeSharedIsMadeForItsOwnerOnlyButLeftAsItIsWhenThere() throws IOException {
-        Path created = folder.resolve("parent/state");
-        OwnerOnlyFiles.folder(created);
-        Path there = Files.createDirectories(folder.resolve("there"));
-        Files.setPosixFilePermissions(there, PosixFilePermissions.fromString("rwxr-xr-x"));
-        OwnerOnlyFiles.folder(there);
-
-        assertThat(permissions(created)).isEqualTo("rwx------");
-        assertThat(permissions(there)).isEqualTo("rwxr-xr-x");
+        assertThat(permissions(control)).isEqualTo("rwx------");
+        assertThat(permissions(state)).isEqualTo("rwx------");
+        assertThat(permissions(ownThere)).isEqualTo("rwx------");
+        assertThat(permissions(sharedThere)).as("a folder that may be shared keeps its permissions").isEqualTo("rwxr-xr-x");
         assertThatThrownBy(() -> OwnerOnlyFiles.folder(Files.writeString(folder.resolve("a-file"), "x")))
                 .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    }
+
+    private Path readableByAll(String name) throws IOException {
+        Path dir = Files.createDirectories(folder.resolve(name));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return dir;
     }
 
     private static String permissions(Path path) throws IOException {
