@@ -2,14 +2,14 @@ package io.jenkins.plugins.copilotautopilot.benchmark;
 
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /**
  * A session's control folder without a process: like {@link LocalCliSession}, read with the same code the
- * plugin runs on the agent when it reads a session instead of watching it ({@link SessionFiles#look}: the exit code
+ * plugin runs on the agent when it reads a session instead of watching it ({@link ControlFolderReader#look}: the exit code
  * first, the usage records in the CLI's session state, both output files from where the follower stopped), and ended
  * once someone has written the exit code file. The benchmark's warm-up follows complete sessions through it.
  */
@@ -27,7 +27,7 @@ final class FileCliSession implements CliSession {
 
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes) throws IOException {
-        return SessionFiles.look(folder, outputOffset, stderrOffset, usageOffset, maxBytes).toPoll();
+        return ControlFolderReader.look(folder, outputOffset, stderrOffset, usageOffset, maxBytes).toPoll();
     }
 
     @Override

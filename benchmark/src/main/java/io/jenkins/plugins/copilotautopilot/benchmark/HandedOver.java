@@ -1,11 +1,11 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.HandedOverChunk;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
-import java.io.Serializable;
 import java.io.UncheckedIOException;
 
 /**
@@ -20,68 +20,36 @@ final class HandedOver implements CliSession {
     private Integer exitCode;
 
     /**
-     * What the agent hands over at once, the plugin's {@code SessionChunk} field for field (so that it costs what that
-     * class costs to read: a class descriptor with sixteen fields in every call's stream), and the exit code that the
-     * plugin's last call ({@code exited}) carries as its argument; crosses the channel serialized.
+     * What the agent hands over at once: the engine's {@link HandedOverChunk}, as the plugin's {@code SessionChunk} is,
+     * and the exit code that the plugin's last call ({@code exited}) carries as its argument; crosses the channel
+     * serialized.
      */
-    static final class Chunk implements Serializable {
+    static final class Chunk extends HandedOverChunk {
         private static final long serialVersionUID = 1L;
-        private static final byte[] NONE = new byte[0];
 
-        final long outputStart;
-        final byte[] output;
-        final long stderrStart;
-        final byte[] stderr;
-        final long usageStart;
-        final byte[] usage;
-        final long usageConsumed;
-        // set on the last chunk only in the plugin: null here, as the captures have none of them
-        String launchError;
-        byte[] changesStatus;
-        byte[] changesNumstat;
-        byte[] changesPatch;
-        byte[] keptSession;
-        long keptSessionSize;
-        byte[] spans;
-        String[] approvalIds;
-        String[] approvalTexts;
         /** The CLI's, once the watch has seen it end; null before. */
         final Integer exitCode;
 
         Chunk(long outputStart, byte[] output, long stderrStart, byte[] stderr, long usageStart, byte[] usage,
               long usageConsumed, Integer exitCode) {
-            this.outputStart = outputStart;
-            this.output = output;
-            this.stderrStart = stderrStart;
-            this.stderr = stderr;
-            this.usageStart = usageStart;
-            this.usage = usage == null ? NONE : usage;
-            this.usageConsumed = usageConsumed;
+            super(outputStart, output, stderrStart, stderr, usageStart, usage == null ? NONE : usage, usageConsumed);
             this.exitCode = exitCode;
         }
 
-        byte[] output() {
-            return output;
-        }
-
-        byte[] stderr() {
-            return stderr;
-        }
-
-        byte[] usage() {
-            return usage;
-        }
-
-        long usageConsumed() {
-            return usageConsumed;
+        /** Reads what {@link WrittenOut} wrote: the chunk's wire form, then the exit code. */
+        private Chunk(java.io.DataInput in) throws IOException {
+            super(in);
+            int exit = in.readInt();
+            exitCode = exit == Integer.MIN_VALUE ? null : exit;
         }
 
         Integer exitCode() {
             return exitCode;
         }
 
-        boolean isEmpty() {
-            return output.length == 0 && stderr.length == 0 && usageConsumed == 0 && exitCode == null;
+        @Override
+        public boolean isEmpty() {
+            return super.isEmpty() && exitCode == null;
         }
 
         /** On the agent: what remoting writes to the channel. */
@@ -103,14 +71,15 @@ final class HandedOver implements CliSession {
     }
 
     /**
-     * Whether the chunk crosses the channel as the plugin's {@code SessionChunk} does since issue 32: written out field
-     * by field by its own code ({@link WrittenOut}, as {@code SessionChunk.Wire}), so that a call's stream holds one
-     * class descriptor without fields and the bytes. With {@code -Dbench.chunkExternalizable=false}, as the plugin did
-     * before: default serialization, the descriptor of all sixteen fields written and read back with every call.
+     * Whether the chunk crosses the channel as the plugin's {@code SessionChunk} does since issue 32: in its wire form
+     * ({@link HandedOverChunk#writeTo}) inside an {@code Externalizable} of the caller's ({@link WrittenOut}, as
+     * {@code SessionChunk.Wire}), so that a call's stream holds one class descriptor without fields and the bytes. With
+     * {@code -Dbench.chunkExternalizable=false}, as the plugin did before: default serialization, the descriptor of all
+     * sixteen fields written and read back with every call.
      */
     static final boolean EXTERNALIZABLE = Boolean.parseBoolean(System.getProperty("bench.chunkExternalizable", "true"));
 
-    /** The chunk as the plugin writes it ({@code SessionChunk.Wire}): the same fields in the same order and form. */
+    /** The chunk as the plugin's {@code SessionChunk.Wire} writes it, and the exit code after it. */
     public static final class WrittenOut implements java.io.Externalizable {
         private static final long serialVersionUID = 1L;
         private Chunk chunk;
@@ -125,83 +94,23 @@ final class HandedOver implements CliSession {
 
         @Override
         public void writeExternal(java.io.ObjectOutput out) throws IOException {
-            out.writeLong(chunk.outputStart);
-            writeBytes(out, chunk.output);
-            out.writeLong(chunk.stderrStart);
-            writeBytes(out, chunk.stderr);
-            out.writeLong(chunk.usageStart);
-            writeBytes(out, chunk.usage);
-            out.writeLong(chunk.usageConsumed);
-            writeBytes(out, chunk.launchError == null ? null : chunk.launchError.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            writeBytes(out, chunk.changesStatus);
-            writeBytes(out, chunk.changesNumstat);
-            writeBytes(out, chunk.changesPatch);
-            writeBytes(out, chunk.keptSession);
-            out.writeLong(chunk.keptSessionSize);
-            writeBytes(out, chunk.spans);
-            out.writeInt(-1); // approvalIds: none in the captures
-            out.writeInt(-1); // approvalTexts
+            chunk.writeTo(out);
             // the exit code, which the plugin's last call carries as its argument beside the chunk
             out.writeInt(chunk.exitCode == null ? Integer.MIN_VALUE : chunk.exitCode);
         }
 
         @Override
         public void readExternal(java.io.ObjectInput in) throws IOException {
-            long outputStart = in.readLong();
-            byte[] output = readBytes(in);
-            long stderrStart = in.readLong();
-            byte[] stderr = readBytes(in);
-            long usageStart = in.readLong();
-            byte[] usage = readBytes(in);
-            long usageConsumed = in.readLong();
-            byte[] launchError = readBytes(in);
-            byte[] changesStatus = readBytes(in);
-            byte[] changesNumstat = readBytes(in);
-            byte[] changesPatch = readBytes(in);
-            byte[] keptSession = readBytes(in);
-            long keptSessionSize = in.readLong();
-            byte[] spans = readBytes(in);
-            if (in.readInt() != -1 || in.readInt() != -1) {
-                throw new IOException("no approvals in this model");
-            }
-            int exit = in.readInt();
-            chunk = new Chunk(outputStart, output, stderrStart, stderr, usageStart, usage, usageConsumed,
-                    exit == Integer.MIN_VALUE ? null : exit);
-            chunk.launchError = launchError == null ? null : new String(launchError, java.nio.charset.StandardCharsets.UTF_8);
-            chunk.changesStatus = changesStatus;
-            chunk.changesNumstat = changesNumstat;
-            chunk.changesPatch = changesPatch;
-            chunk.keptSession = keptSession;
-            chunk.keptSessionSize = keptSessionSize;
-            chunk.spans = spans;
-        }
-
-        private static void writeBytes(java.io.ObjectOutput out, byte[] bytes) throws IOException {
-            if (bytes == null) {
-                out.writeInt(-1);
-            } else {
-                out.writeInt(bytes.length);
-                out.write(bytes);
-            }
-        }
-
-        private static byte[] readBytes(java.io.ObjectInput in) throws IOException {
-            int length = in.readInt();
-            if (length < 0) {
-                return null;
-            }
-            byte[] bytes = new byte[length];
-            in.readFully(bytes);
-            return bytes;
+            chunk = new Chunk(in);
         }
     }
 
     /** On a remoting thread: takes what was handed over. */
     synchronized void accept(Chunk chunk) {
-        output.write(chunk.output(), 0, chunk.output().length);
-        stderr.write(chunk.stderr(), 0, chunk.stderr().length);
-        usage.write(chunk.usage(), 0, chunk.usage().length);
-        usageConsumed += chunk.usageConsumed();
+        output.write(chunk.output, 0, chunk.output.length);
+        stderr.write(chunk.stderr, 0, chunk.stderr.length);
+        usage.write(chunk.usage, 0, chunk.usage.length);
+        usageConsumed += chunk.usageConsumed;
         if (chunk.exitCode() != null) {
             exitCode = chunk.exitCode();
         }

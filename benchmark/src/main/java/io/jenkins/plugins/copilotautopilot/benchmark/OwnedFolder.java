@@ -1,6 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.benchmark;
 
-import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +34,12 @@ final class OwnedFolder implements AutoCloseable {
         } catch (IllegalStateException exiting) {
             return; // the hook runs (or ran) and deletes the folder
         }
-        LocalCliSession.deleteRecursively(path);
+        FileTrees.delete(path);
     }
 
     private void deleteQuietly() {
         try {
-            LocalCliSession.deleteRecursively(path);
+            FileTrees.delete(path);
         } catch (IOException e) {
             System.err.println("could not delete " + path + ": " + e.getMessage());
         }

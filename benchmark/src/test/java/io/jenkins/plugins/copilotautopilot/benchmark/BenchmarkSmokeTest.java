@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
-import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +38,7 @@ class BenchmarkSmokeTest {
             assertThat(report).doesNotContain("FAILED");
             assertThat(root).as("what the benchmark and its child JVMs wrote").isEmptyDirectory();
         } finally {
-            LocalCliSession.deleteRecursively(root);
+            FileTrees.delete(root);
         }
     }
 
@@ -53,7 +53,7 @@ class BenchmarkSmokeTest {
             assertThat(main.report()).contains("| Same stream with `-Xmx64m` | finished");
             assertThat(root).as("what the benchmark and its child JVMs wrote before it failed").isEmptyDirectory();
         } finally {
-            LocalCliSession.deleteRecursively(root);
+            FileTrees.delete(root);
         }
     }
 }

@@ -46,12 +46,12 @@ class HandedOverTest {
 
     private void assertSame(HandedOver.Chunk read) {
         assertThat(read.outputStart).isEqualTo(12);
-        assertThat(read.output()).isEqualTo(chunk.output());
+        assertThat(read.output).isEqualTo(chunk.output);
         assertThat(read.stderrStart).isEqualTo(3);
-        assertThat(read.stderr()).isEqualTo(chunk.stderr());
+        assertThat(read.stderr).isEqualTo(chunk.stderr);
         assertThat(read.usageStart).isEqualTo(40);
-        assertThat(read.usage()).isEqualTo(chunk.usage());
-        assertThat(read.usageConsumed()).isEqualTo(77);
+        assertThat(read.usage).isEqualTo(chunk.usage);
+        assertThat(read.usageConsumed).isEqualTo(77);
         assertThat(read.exitCode()).isEqualTo(2);
     }
 

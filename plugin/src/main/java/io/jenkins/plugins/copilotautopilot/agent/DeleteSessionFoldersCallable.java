@@ -1,7 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import hudson.remoting.VirtualChannel;
-import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -26,8 +26,8 @@ final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<Strin
     @Override
     public String invoke(File launchFolder, VirtualChannel channel) {
         try {
-            LocalCliSession.deleteRecursively(launchFolder.toPath());
-            LocalCliSession.deleteRecursively(new File(controlParent).toPath());
+            FileTrees.delete(launchFolder.toPath());
+            FileTrees.delete(new File(controlParent).toPath());
             return null;
         } catch (AccessDeniedException e) {
             return "permission denied for " + e.getFile() + " (the agent runs as " + System.getProperty("user.name") + ")";

@@ -3,7 +3,7 @@ package io.jenkins.plugins.copilotautopilot.agent;
 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -143,7 +143,7 @@ final class EventsHandler extends Handler {
             last.keptSession = last.keptSessionSize <= keptSessionLimit ? Files.readAllBytes(kept) : null;
         }
         if (Files.isRegularFile(folder.resolve(ControlFolder.SPANS))) {
-            last.spans = SessionFiles.spans(folder, io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.MAX_BYTES);
+            last.spans = ControlFolderReader.spans(folder, io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.MAX_BYTES);
         }
         inbox.exited(code, last);
     }
@@ -153,11 +153,11 @@ final class EventsHandler extends Handler {
         Path folder = Path.of(controlFolder);
         byte[] output = LocalCliSession.read(Path.of(logFile), outputOffset, maxBytes);
         byte[] stderr = LocalCliSession.read(folder.resolve(ControlFolder.STDERR), stderrOffset, maxBytes);
-        SessionFiles.Usage usage = SessionFiles.usage(folder, usageOffset, maxBytes);
+        ControlFolderReader.Usage usage = ControlFolderReader.usage(folder, usageOffset, maxBytes);
         SessionChunk chunk = new SessionChunk(outputOffset, output, stderrOffset, stderr, usageOffset, usage.lines(), usage.consumed());
         // the approval hook's requests: whenever the set changes, and again every few seconds while calls wait (a
         // decision the controller could not hand over is handed again once it sees the request still open)
-        java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open = SessionFiles.openApprovals(folder);
+        java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open = ControlFolderReader.openApprovals(folder);
         if (open != null) {
             java.util.Set<String> ids = new java.util.HashSet<>();
             open.forEach(r -> ids.add(r.id()));

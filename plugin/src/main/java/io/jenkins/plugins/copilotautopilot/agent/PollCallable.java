@@ -1,7 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import hudson.remoting.VirtualChannel;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +37,7 @@ final class PollCallable extends MasterToSlaveFileCallable<PollCallable.Answer> 
     @Override
     public Answer invoke(File folder, VirtualChannel channel) throws IOException {
         Integer exitCode = durableExitCode(); // read first: once it is there, the other files are complete
-        SessionFiles.Look look = SessionFiles.look(folder.toPath(), new File(outputFile).getName(), outputOffset, stderrOffset,
+        ControlFolderReader.Look look = ControlFolderReader.look(folder.toPath(), new File(outputFile).getName(), outputOffset, stderrOffset,
                 usageOffset, maxBytes);
         if (exitCode == null) {
             exitCode = look.exitCode();

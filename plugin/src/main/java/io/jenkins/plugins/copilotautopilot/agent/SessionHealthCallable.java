@@ -38,7 +38,7 @@ final class SessionHealthCallable extends MasterToSlaveFileCallable<SessionHealt
         long age = heartbeat.exists() ? Math.max(0, System.currentTimeMillis() - heartbeat.lastModified()) : -1;
         boolean unread = new File(launchFolder, ControlFolder.ARGUMENTS).exists();
         java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open =
-                io.jenkins.plugins.copilotautopilot.core.process.SessionFiles.openApprovals(folder.toPath());
+                io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader.openApprovals(folder.toPath());
         SessionChunk approvals = null;
         if (open != null) {
             approvals = new SessionChunk(0, SessionChunk.NONE, 0, SessionChunk.NONE, 0, SessionChunk.NONE, 0);

@@ -18,7 +18,7 @@ import hudson.model.listeners.ItemListener;
 import hudson.model.listeners.SaveableListener;
 import hudson.security.ACL;
 import hudson.security.ACLContext;
-import io.jenkins.plugins.copilotautopilot.core.settings.GithubTokenSource;
+import io.jenkins.plugins.copilotautopilot.core.build.GithubTokenSource;
 import io.jenkins.plugins.copilotautopilot.core.slots.SessionSlots;
 import java.io.Serializable;
 import java.util.ArrayDeque;

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.text.DateFormat;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,7 +20,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.nio.file.attribute.PosixFilePermissions;
+import io.jenkins.plugins.copilotautopilot.core.files.OwnerOnlyFiles;
 import io.jenkins.plugins.copilotautopilot.core.kept.KeptSessionState;
 import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
 
@@ -132,41 +131,15 @@ public final class KeptSessions {
 
     private static synchronized void write(Run<?, ?> run, String name, byte[] bytes) throws IOException {
         File dir = folder(run.getParent());
-        Files.createDirectories(dir.toPath());
-        ownerOnly(dir.toPath(), "rwx------");
-        File part = new File(dir, name + ".tgz.part");
-        writeOwnerOnly(part.toPath(), bytes);
-        Files.move(part.toPath(), new File(dir, name + ".tgz").toPath(), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
+        OwnerOnlyFiles.ownFolder(dir.toPath());
+        OwnerOnlyFiles.write(new File(dir, name + ".tgz").toPath(), bytes);
         Properties meta = new Properties();
         meta.setProperty("build", Integer.toString(run.getNumber()));
         meta.setProperty("savedAt", Long.toString(System.currentTimeMillis()));
         java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
         meta.store(text, "a Copilot session kept for the next build");
-        File metaPart = new File(dir, name + ".properties.part");
-        writeOwnerOnly(metaPart.toPath(), text.toByteArray());
-        Files.move(metaPart.toPath(), new File(dir, name + ".properties").toPath(), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
+        OwnerOnlyFiles.write(new File(dir, name + ".properties").toPath(), text.toByteArray());
         prune(dir, name);
-    }
-
-    /** Writes a new file readable by its owner only (created so, never readable by others for a moment). */
-    private static void writeOwnerOnly(java.nio.file.Path file, byte[] bytes) throws IOException {
-        Files.deleteIfExists(file);
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
-        Files.write(file, bytes);
-    }
-
-    private static void ownerOnly(java.nio.file.Path path, String permissions) throws IOException {
-        try {
-            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system (a Windows controller): its ACLs are the controller's own
-        }
     }
 
     /** Forgets expired sessions, then the least recently kept beyond the number a job may keep (never {@code keep}). */

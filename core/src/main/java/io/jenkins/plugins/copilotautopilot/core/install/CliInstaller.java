@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.core.install;
 
 import io.jenkins.plugins.copilotautopilot.core.command.Platform;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.command.CliLocator;
 import io.jenkins.plugins.copilotautopilot.core.command.CliNotFoundException;
@@ -14,12 +15,9 @@ import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -103,7 +101,7 @@ public final class CliInstaller {
                 writeMarker(staging, release, shownUrl, actual, platform);
                 replace(folder, staging);
             } finally {
-                deleteRecursively(staging);
+                FileTrees.delete(staging);
             }
             CliExecutable cli = locate(folder);
             if (cli == null) {
@@ -218,7 +216,7 @@ public final class CliInstaller {
     }
 
     private static void replace(Path folder, Path staging) throws IOException {
-        deleteRecursively(folder);
+        FileTrees.delete(folder);
         try {
             Files.move(staging, folder, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
@@ -238,27 +236,5 @@ public final class CliInstaller {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is a required JDK algorithm", e);
         }
-    }
-
-    static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
-                if (failure != null) {
-                    throw failure;
-                }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -3,6 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.launch;
 import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalRules;
 import io.jenkins.plugins.copilotautopilot.core.changes.WorkTreeChanges;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.files.OwnerOnlyFiles;
 import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
@@ -10,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -137,25 +137,14 @@ public final class LaunchFiles {
      */
     public static void write(Path folder, Map<String, byte[]> files) throws IOException {
         Path root = folder.toAbsolutePath().normalize();
-        Files.createDirectories(root);
-        ownerOnly(root);
-        Path environment = root.resolve(ControlFolder.ENVIRONMENT);
-        Files.createDirectories(environment);
-        ownerOnly(environment);
+        OwnerOnlyFiles.ownFolder(root);
+        OwnerOnlyFiles.ownFolder(root.resolve(ControlFolder.ENVIRONMENT));
         for (Map.Entry<String, byte[]> file : files.entrySet()) {
             Path target = root.resolve(file.getKey()).normalize();
             if (!target.startsWith(root) || target.equals(root)) {
                 throw new IOException("refusing to write outside the control folder: " + file.getKey());
             }
             Files.write(target, file.getValue());
-        }
-    }
-
-    private static void ownerOnly(Path dir) throws IOException {
-        try {
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: nothing to tighten
         }
     }
 
@@ -170,21 +159,9 @@ public final class LaunchFiles {
             return;
         }
         if (prompt != null) {
-            writeWhole(controlFolder.resolve(ControlFolder.ANSWER + step + ControlFolder.ANSWER_PROMPT_SUFFIX), utf8(prompt));
+            OwnerOnlyFiles.write(controlFolder.resolve(ControlFolder.ANSWER + step + ControlFolder.ANSWER_PROMPT_SUFFIX), utf8(prompt));
         }
-        writeWhole(target, utf8(answer + "\n"));
-    }
-
-    private static void writeWhole(Path target, byte[] content) throws IOException {
-        Path part = target.resolveSibling(target.getFileName() + ".part");
-        Files.deleteIfExists(part);
-        try {
-            Files.createFile(part, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(part);
-        }
-        Files.write(part, content);
-        Files.move(part, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        OwnerOnlyFiles.write(target, utf8(answer + "\n"));
     }
 
     /** Hands the approval hook the follower's decision on request {@code id}: the hook's answer, written whole, once. */
@@ -194,7 +171,7 @@ public final class LaunchFiles {
         }
         Path target = controlFolder.resolve(ControlFolder.APPROVALS).resolve(id + ControlFolder.APPROVAL_DECISION_SUFFIX);
         if (!Files.exists(target) && Files.isDirectory(target.getParent())) {
-            writeWhole(target, utf8(hookOutput + "\n"));
+            OwnerOnlyFiles.write(target, utf8(hookOutput + "\n"));
         }
     }
 

@@ -10,6 +10,29 @@ public class ForwardingCliSession implements CliSession {
         this.session = session;
     }
 
+    /**
+     * {@code session}, with {@code step} run before its cleanup (while the control folder is still there): the cleanup
+     * runs whatever the step does, then what the step threw is thrown.
+     */
+    public static CliSession beforeCleanup(CliSession session, CleanupStep step) {
+        return new ForwardingCliSession(session) {
+            @Override
+            public void cleanup() throws IOException, InterruptedException {
+                try {
+                    step.run();
+                } finally {
+                    super.cleanup();
+                }
+            }
+        };
+    }
+
+    /** What is done with a session's control folder before it is deleted. */
+    @FunctionalInterface
+    public interface CleanupStep {
+        void run() throws IOException;
+    }
+
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) throws IOException, InterruptedException {
         return session.poll(outputOffset, stderrOffset, maxBytes);

@@ -1,20 +1,16 @@
 package io.jenkins.plugins.copilotautopilot.core.process;
 
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.launch.LaunchFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 
 /** A session started by {@link LocalCliLauncher}: its control folder and its launch script's process. */
@@ -38,10 +34,10 @@ public final class LocalCliSession implements CliSession {
     @Override
     public SessionPoll poll(long outputOffset, long stderrOffset, long usageOffset, int maxBytes) throws IOException {
         SessionPoll poll = poll(outputOffset, stderrOffset, maxBytes);
-        SessionFiles.Usage usage = SessionFiles.usage(folder, usageOffset, maxBytes);
+        ControlFolderReader.Usage usage = ControlFolderReader.usage(folder, usageOffset, maxBytes);
         return new SessionPoll(poll.output(), poll.stderr(), poll.exitCode(), poll.ended(), poll.launchError(),
-                usage.lines(), usage.consumed(), poll.ended() ? SessionFiles.changes(folder) : null,
-                SessionFiles.openApprovals(folder));
+                usage.lines(), usage.consumed(), poll.ended() ? ControlFolderReader.changes(folder) : null,
+                ControlFolderReader.openApprovals(folder));
     }
 
     @Override
@@ -171,7 +167,7 @@ public final class LocalCliSession implements CliSession {
 
     @Override
     public void cleanup() throws IOException {
-        deleteRecursively(folder);
+        FileTrees.delete(folder);
     }
 
     /** The control folder. */
@@ -182,51 +178,5 @@ public final class LocalCliSession implements CliSession {
     /** The launch script's process id. */
     public long pid() {
         return script.pid();
-    }
-
-    /** Removes a folder and everything in it (links are removed, not followed); nothing when it is not there. */
-    public static void deleteRecursively(Path dir) throws IOException {
-        // what else works in the folder (durable-task's own cleanup, a watchdog's last heartbeat) may remove or add
-        // a file meanwhile: what is gone is fine, and a folder that gained a file is emptied again
-        for (int attempt = 1; ; attempt++) {
-            try {
-                deleteTree(dir);
-                return;
-            } catch (DirectoryNotEmptyException e) {
-                if (attempt == 5) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path folder, IOException e) throws IOException {
-                if (e != null && !(e instanceof NoSuchFileException)) {
-                    throw e;
-                }
-                Files.deleteIfExists(folder);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -1,6 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
-import io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher;
+import io.jenkins.plugins.copilotautopilot.core.files.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -66,7 +66,7 @@ public final class RunnerChecks {
     public static String stateDirectory(Path dir) {
         try {
             if (!Files.isDirectory(dir)) {
-                KeepingLauncher.ownerOnlyFolder(dir);
+                OwnerOnlyFiles.folder(dir);
             }
             Path probe = Files.createTempFile(dir, ".copilot-autopilot-", ".probe");
             Files.delete(probe);

@@ -12,8 +12,10 @@ import io.jenkins.plugins.copilotautopilot.core.output.IssuesFile;
 import io.jenkins.plugins.copilotautopilot.core.output.ReviewFindings;
 import io.jenkins.plugins.copilotautopilot.core.engine.AutopilotEngine;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.KeepingLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.render.LogRenderer;
@@ -29,14 +31,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 /**
  * The standalone runner: one autopilot task from a terminal, with the same engine the Jenkins plugin uses.
@@ -309,24 +309,16 @@ public final class RunnerMain {
     }
 
     /** Counts {@link #CLI_STARTED} down once the CLI is started; otherwise the launcher it wraps. */
-    private static final class StartSignalling implements CliLauncher {
-        private final CliLauncher launcher;
-
+    private static final class StartSignalling extends ForwardingCliLauncher {
         StartSignalling(CliLauncher launcher) {
-            this.launcher = launcher;
+            super(launcher);
         }
 
         @Override
-        public CliSession launch(CliCommand command)
-                throws IOException, InterruptedException {
-            CliSession session = launcher.launch(command);
+        public CliSession launch(CliCommand command) throws IOException, InterruptedException {
+            CliSession session = super.launch(command);
             CLI_STARTED.countDown();
             return session;
-        }
-
-        @Override
-        public Map<String, String> inheritedEnvironment() {
-            return launcher.inheritedEnvironment();
         }
     }
 
@@ -399,19 +391,10 @@ public final class RunnerMain {
     }
 
     private static void deleteQuietly(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort: a temp folder
-                }
-            });
+        try {
+            FileTrees.delete(dir);
         } catch (IOException e) {
-            // best effort
+            // best effort: temporary files
         }
     }
 }

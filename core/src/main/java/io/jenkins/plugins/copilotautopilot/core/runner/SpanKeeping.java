@@ -6,8 +6,9 @@ import io.jenkins.plugins.copilotautopilot.core.otel.SpanFile;
 import io.jenkins.plugins.copilotautopilot.core.otel.TraceParent;
 import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -18,14 +19,13 @@ import java.util.Map;
  * The runner's {@code --otel}: before the control folder goes, the CLI's spans are kept beside the journal (masked,
  * under {@code TRACEPARENT}'s trace when the environment has one).
  */
-final class SpanKeeping implements CliLauncher {
-    private final CliLauncher next;
+final class SpanKeeping extends ForwardingCliLauncher {
     private final Path destination;
     private final Map<String, String> env;
     private final PrintStream err;
 
     SpanKeeping(CliLauncher next, Path destination, Map<String, String> env, PrintStream err) {
-        this.next = next;
+        super(next);
         this.destination = destination;
         this.env = env;
         this.err = err;
@@ -37,26 +37,17 @@ final class SpanKeeping implements CliLauncher {
     }
 
     @Override
-    public Map<String, String> inheritedEnvironment() {
-        return next.inheritedEnvironment();
-    }
-
-    @Override
     public CliSession launch(CliCommand command) throws IOException, InterruptedException {
-        CliSession session = next.launch(command);
+        CliSession session = super.launch(command);
         Path folder = Path.of(command.launchFolder());
         SecretMasker masker = SecretMasker.of(command.secretValues(env));
-        return new ForwardingCliSession(session) {
-            @Override
-            public void cleanup() throws IOException, InterruptedException {
-                try {
-                    byte[] lines = SessionFiles.spans(folder, SpanFile.MAX_BYTES);
-                    Files.write(destination, SpanFile.adopt(lines, TraceParent.parse(env.get("TRACEPARENT")), masker::mask));
-                } catch (IOException e) {
-                    err.println(RunnerMain.NAME + ": " + RunnerChecks.cannotWrite("--otel", destination, e));
-                }
-                super.cleanup();
+        return ForwardingCliSession.beforeCleanup(session, () -> {
+            try {
+                byte[] lines = ControlFolderReader.spans(folder, SpanFile.MAX_BYTES);
+                Files.write(destination, SpanFile.adopt(lines, TraceParent.parse(env.get("TRACEPARENT")), masker::mask));
+            } catch (IOException e) {
+                err.println(RunnerMain.NAME + ": " + RunnerChecks.cannotWrite("--otel", destination, e));
             }
-        };
+        });
     }
 }

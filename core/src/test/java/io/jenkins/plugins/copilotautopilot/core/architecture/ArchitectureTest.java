@@ -31,11 +31,12 @@ class ArchitectureTest {
     @Test
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "kept", "launch", "process", "result", "parts", "report", "settings", "engine", "runner", "demo"}) {
+        for (String name : new String[] {"files", "text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
+            "render", "changes", "kept", "launch", "process", "result", "parts", "report", "build", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
+                .whereLayer("files").mayNotAccessAnyLayer()
                 .whereLayer("text").mayNotAccessAnyLayer()
                 .whereLayer("events").mayNotAccessAnyLayer()
                 .whereLayer("mask").mayNotAccessAnyLayer()
@@ -48,21 +49,21 @@ class ArchitectureTest {
                 .whereLayer("session").mayOnlyAccessLayers("events", "text")
                 .whereLayer("outcome").mayOnlyAccessLayers("session", "text", "verify")
                 .whereLayer("command").mayOnlyAccessLayers("plan")
-                .whereLayer("install").mayOnlyAccessLayers("command", "text")
+                .whereLayer("install").mayOnlyAccessLayers("command", "files", "text")
                 .whereLayer("journal").mayOnlyAccessLayers("events", "mask")
                 .whereLayer("render").mayOnlyAccessLayers("approval", "changes", "command", "events", "mask", "outcome", "output", "plan", "session", "text", "verify")
                 .whereLayer("changes").mayNotAccessAnyLayer()
-                .whereLayer("launch").mayOnlyAccessLayers("approval", "changes", "command", "events", "output", "plan")
+                .whereLayer("launch").mayOnlyAccessLayers("approval", "changes", "command", "events", "files", "output", "plan")
                 .whereLayer("kept").mayOnlyAccessLayers("mask")
-                .whereLayer("process").mayOnlyAccessLayers("approval", "changes", "command", "kept", "launch", "mask")
+                .whereLayer("process").mayOnlyAccessLayers("approval", "changes", "command", "files", "kept", "launch", "mask")
                 .whereLayer("result").mayOnlyAccessLayers("changes", "events", "outcome", "output", "session")
                 .whereLayer("parts").mayOnlyAccessLayers("approval", "changes", "events", "journal", "mask", "outcome", "output", "plan",
                         "process", "render", "result", "session", "text", "verify")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
-                .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "plan", "text")
+                .whereLayer("build").mayOnlyAccessLayers("command", "outcome", "plan", "text")
                 .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "parts", "process", "render",
                         "output", "result", "session", "text", "verify", "plan")
-                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "parts", "plan", "process", "render", "report", "result")
+                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "files", "kept", "mask", "outcome", "output", "parts", "plan", "process", "render", "report", "result")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
                 .check(CLASSES);

@@ -14,7 +14,7 @@ import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
 import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
@@ -242,11 +242,11 @@ class ResumeTest {
 
             @Override
             public SessionPoll poll(long out, long err, long usage, int max) throws java.io.IOException {
-                SessionFiles.Usage records = SessionFiles.usage(folder, usage, max);
+                ControlFolderReader.Usage records = ControlFolderReader.usage(folder, usage, max);
                 byte[] output = LocalCliSession.read(folder.resolve(ControlFolder.OUTPUT), out, max);
                 byte[] stderr = LocalCliSession.read(folder.resolve(ControlFolder.STDERR), err, max);
                 return new SessionPoll(output, stderr, LocalCliSession.readExitCode(folder), true, null, records.lines(),
-                        records.consumed(), SessionFiles.changes(folder));
+                        records.consumed(), ControlFolderReader.changes(folder));
             }
 
             @Override

@@ -3,7 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.copilotautopilot.core.approval.ApprovalRules;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import io.jenkins.plugins.copilotautopilot.core.testing.TestFolders;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +69,7 @@ class ApprovalHookTest {
 
         assertThat(answer(p)).isEqualTo("{\"permissionDecision\":\"allow\"}");
         assertThat(control.resolve(ControlFolder.APPROVALS).resolve(open.get(0).id() + ControlFolder.APPROVAL_DONE_SUFFIX)).exists();
-        assertThat(SessionFiles.openApprovals(control)).isEmpty();
+        assertThat(ControlFolderReader.openApprovals(control)).isEmpty();
     }
 
     @Test
@@ -77,7 +77,7 @@ class ApprovalHookTest {
         Path control = control();
         Process p = hook(control, GIT_PUSH, 1);
         assertThat(answer(p)).startsWith("{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"nobody approved it in time");
-        assertThat(SessionFiles.openApprovals(control)).isEmpty();
+        assertThat(ControlFolderReader.openApprovals(control)).isEmpty();
     }
 
     @Test
@@ -94,7 +94,7 @@ class ApprovalHookTest {
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
-            List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open = SessionFiles.openApprovals(control);
+            List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> open = ControlFolderReader.openApprovals(control);
             if (open != null && !open.isEmpty()) {
                 return open;
             }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommandBuilder;
 import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
+import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptCli;
@@ -166,7 +167,7 @@ class LaunchScriptWatchdogTest {
         Path control = launch("exec sleep 615", 0, false, true);
         waitFor(() -> running("sleep 615") && Files.exists(control.resolve(ControlFolder.HEARTBEAT)), Duration.ofSeconds(15));
 
-        LocalCliSession.deleteRecursively(control);
+        FileTrees.delete(control);
 
         assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(ProcessTable.survivorsOf(runId)).isEmpty();

@@ -3,7 +3,7 @@ package io.jenkins.plugins.copilotautopilot.core.plan;
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.copilotautopilot.core.settings.GithubTokenSource;
+import io.jenkins.plugins.copilotautopilot.core.build.GithubTokenSource;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -31,37 +31,6 @@ class LocalCliSessionTest {
     }
 
     @Test
-    void aFolderIsDeletedWhileAWatchdogKeepsWritingItsHeartbeatThereUntilItIsGone() throws Exception {
-        for (int round = 0; round < 20; round++) {
-            Path control = Files.createDirectories(folder.resolve("control-" + round));
-            for (int f = 0; f < 200; f++) {
-                Files.writeString(control.resolve("f" + f), "x");
-            }
-            // as the launch script's watchdog, a hundred times as often (it writes every second): a heartbeat into the
-            // folder while it is there, so that the deletion often finds a file written after it emptied the folder
-            Thread watchdog = new Thread(() -> {
-                while (Files.isDirectory(control)) {
-                    try {
-                        Files.writeString(control.resolve("heartbeat"), "1");
-                        Thread.sleep(10);
-                    } catch (IOException e) {
-                        return; // the folder is gone
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            });
-            watchdog.start();
-            try {
-                LocalCliSession.deleteRecursively(control);
-            } finally {
-                watchdog.join(10_000);
-            }
-            assertThat(control).doesNotExist();
-        }
-    }
-
-    @Test
     void readsTheExitCodeOnceWritten() throws IOException {
         assertThat(LocalCliSession.readExitCode(folder)).isNull();
         Files.writeString(folder.resolve(ControlFolder.EXIT_CODE), "");

@@ -151,7 +151,7 @@ class RunnerEndToEndTest {
                     .hasSize(3).containsOnly("[copilot]   tokens: 1,200 in, 40 out");
             assertThat(readme.stream().filter(RunnerEndToEndTest::isTokenLine)).hasSize(3);
         } finally {
-            io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession.deleteRecursively(Path.of(folder.group(1)));
+            io.jenkins.plugins.copilotautopilot.core.files.FileTrees.delete(Path.of(folder.group(1)));
         }
     }
 

@@ -11,6 +11,7 @@ import io.jenkins.plugins.copilotautopilot.core.process.CliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.ForwardingCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
@@ -244,13 +245,12 @@ public final class E2eRun {
     }
 
     /** Keeps a copy of the CLI's raw stdout before the control folder is removed, to show what the engine had to mask. */
-    static final class TeeLauncher implements CliLauncher {
-        private final CliLauncher next;
+    static final class TeeLauncher extends ForwardingCliLauncher {
         private final java.util.function.UnaryOperator<CliSession> wrapper;
         private volatile String stdout = "";
 
         TeeLauncher(CliLauncher next, java.util.function.UnaryOperator<CliSession> wrapper) {
-            this.next = next;
+            super(next);
             this.wrapper = wrapper;
         }
 
@@ -259,23 +259,14 @@ public final class E2eRun {
         }
 
         @Override
-        public Map<String, String> inheritedEnvironment() {
-            return next.inheritedEnvironment();
-        }
-
-        @Override
         public CliSession launch(CliCommand command) throws IOException, InterruptedException {
-            CliSession session = wrapper.apply(next.launch(command));
+            CliSession session = wrapper.apply(super.launch(command));
             Path output = Path.of(command.launchFolder(), ControlFolder.OUTPUT);
-            return new ForwardingCliSession(session) {
-                @Override
-                public void cleanup() throws IOException, InterruptedException {
-                    if (Files.exists(output)) {
-                        stdout = Files.readString(output, StandardCharsets.UTF_8);
-                    }
-                    super.cleanup();
+            return ForwardingCliSession.beforeCleanup(session, () -> {
+                if (Files.exists(output)) {
+                    stdout = Files.readString(output, StandardCharsets.UTF_8);
                 }
-            };
+            });
         }
     }
 }

@@ -23,7 +23,7 @@ import java.util.Map;
  * session state ({@code copilot-home/session-state/<id>/events.jsonl}), and what the agent changed. Runs where the
  * files are: in this JVM for the runner, on the agent for Jenkins.
  */
-public final class SessionFiles {
+public final class ControlFolderReader {
     private static final String USAGE_TYPE = "\"type\":\"session.usage_record\"";
     /** Where each session's event file was found: the most recent sessions of this JVM, a bounded number. */
     private static final Map<Path, Path> FOUND = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
@@ -41,7 +41,7 @@ public final class SessionFiles {
     });
     private static final byte[] NONE = new byte[0];
 
-    private SessionFiles() {
+    private ControlFolderReader() {
     }
 
     /**

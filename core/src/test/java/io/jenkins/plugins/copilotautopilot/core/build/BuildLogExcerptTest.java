@@ -1,4 +1,4 @@
-package io.jenkins.plugins.copilotautopilot.core.settings;
+package io.jenkins.plugins.copilotautopilot.core.build;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
