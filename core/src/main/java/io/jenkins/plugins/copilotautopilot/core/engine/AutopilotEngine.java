@@ -110,7 +110,7 @@ public final class AutopilotEngine {
     public Running launch(CliCommand command, CliLauncher launcher) throws InterruptedException {
         long started = System.currentTimeMillis();
         // the CLI takes a second to start: the follower (masker, renderer, journal, the header) is set up meanwhile,
-        // on this thread, instead of before it (README, "Performance": the runner's start)
+        // on this thread, instead of before it (docs/performance.md: the runner's start)
         java.util.concurrent.FutureTask<CliSession> launching = new java.util.concurrent.FutureTask<>(() -> launcher.launch(command));
         Thread launchThread = new Thread(launching, "copilot-autopilot launch");
         launchThread.setDaemon(true);
