@@ -32,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "kept", "launch", "process", "report", "settings", "engine", "runner", "demo"}) {
+            "render", "changes", "kept", "launch", "process", "report", "settings", "prepare", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -57,11 +57,20 @@ class ArchitectureTest {
                 .whereLayer("process").mayOnlyAccessLayers("approval", "changes", "command", "kept", "launch", "mask")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("settings").mayOnlyAccessLayers("command", "outcome", "plan", "text")
+                .whereLayer("prepare").mayOnlyAccessLayers("command", "mask", "otel", "output", "plan", "settings")
                 .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "process", "render",
                         "output", "session", "text", "verify", "plan")
-                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "plan", "process", "render", "report")
+                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "kept", "mask", "outcome", "output", "plan", "prepare", "process", "render", "report", "settings")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
+                .check(CLASSES);
+    }
+
+    @Test
+    void onlyThePreparationCompletesAPlan() {
+        noClasses().that().resideOutsideOfPackages(CORE + ".plan..", CORE + ".prepare..")
+                .should().dependOnClassesThat().haveFullyQualifiedName(CORE + ".plan.PlanDraft")
+                .because("a session's plan is made once, by its preparation, and nothing changes it after")
                 .check(CLASSES);
     }
 
