@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentCliLauncher;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.checks.SessionChecks;
@@ -29,6 +30,8 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Collection;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 
 /**
@@ -38,6 +41,8 @@ import org.jenkinsci.plugins.workflow.FilePathUtils;
  * CLI on the agent. Every decision about the session itself is the engine's.
  */
 public final class SessionStart {
+    private static final Logger LOGGER = Logger.getLogger(SessionStart.class.getName());
+
     private SessionStart() {
     }
 
@@ -134,6 +139,33 @@ public final class SessionStart {
             listener.getLogger().println(Messages.SessionStart_LiveLink());
         }
         return new Prepared(command, follower, launchFolder, env, state);
+    }
+
+    /**
+     * Stops a CLI that started after its step had ended (the stop's deadline passed while it was being started), on a
+     * thread of its own: removing its folders stops it.
+     */
+    public static void stopStartedTooLate(AgentSession session) {
+        AgentCalls.pool().execute(() -> {
+            try {
+                session.stopNow();
+                session.cleanup();
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
+            }
+        });
+    }
+
+    /** Removes the launch folder of a session the controller restarted while it was being started, which stops its CLI if it did start. */
+    public static void removeLaunchFolder(ResumeState state) {
+        FilePath launchFolder = FilePathUtils.find(state.launchNode(), state.launchFolder());
+        if (launchFolder != null) {
+            try {
+                AgentSession.deleteFolders(launchFolder);
+            } catch (IOException | InterruptedException e) {
+                LOGGER.log(Level.FINE, "could not remove the launch folder of a Copilot session", e);
+            }
+        }
     }
 
     /**
