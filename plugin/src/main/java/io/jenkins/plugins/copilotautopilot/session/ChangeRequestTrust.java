@@ -3,11 +3,12 @@ package io.jenkins.plugins.copilotautopilot.session;
 import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.agent.TimeLimits;
 
-import hudson.AbortException;
 import hudson.model.Job;
 import hudson.model.Run;
 import hudson.model.TaskListener;
+import io.jenkins.plugins.copilotautopilot.core.prepare.InlineOrFile;
 import java.io.IOException;
+import java.io.InputStream;
 import jenkins.scm.api.SCMFile;
 import jenkins.scm.api.SCMFileSystem;
 import jenkins.scm.api.SCMHead;
@@ -63,22 +64,33 @@ final class ChangeRequestTrust {
         });
     }
 
-    /** {@code path} as the trusted revision has it, as {@code readTrusted} reads it; one line when it cannot be read. */
-    static String readTrusted(Untrusted untrusted, String path) throws IOException, InterruptedException {
-        if (untrusted.source() == null || untrusted.trusted() == null) {
-            throw new AbortException(Messages.ChangeRequestTrust_NoTrustedRevision(path, untrusted.name()));
-        }
-        return TimeLimits.limit(SCM_TIMEOUT_SECONDS, Messages.ChangeRequestTrust_Reading(path), () -> {
-            try (SCMFileSystem fs = SCMFileSystem.of(untrusted.source(), untrusted.head(), untrusted.trusted())) {
-                if (fs == null) {
-                    throw new AbortException(Messages.ChangeRequestTrust_NoFileSystem(path, untrusted.name()));
-                }
-                SCMFile file = fs.child(path);
-                if (!file.isFile()) {
-                    throw new AbortException(Messages.ChangeRequestTrust_NotInTrusted(path, untrusted.name()));
-                }
-                return file.contentAsString();
+    /**
+     * The files of the trusted revision, as {@code readTrusted} reads them, for a setting that names one ({@code
+     * promptFile}, {@code outputSchema}); one line when one cannot be read.
+     */
+    static InlineOrFile.Files trustedFiles(Untrusted untrusted, FileWording setting) {
+        return (path, maxBytes) -> {
+            if (untrusted.source() == null || untrusted.trusted() == null) {
+                return new InlineOrFile.Refused(Messages.ChangeRequestTrust_NoTrustedRevision(setting.setting(), path, untrusted.name(),
+                        setting.instead()));
             }
-        });
+            return TimeLimits.limit(SCM_TIMEOUT_SECONDS, Messages.ChangeRequestTrust_Reading(path), () -> {
+                try (SCMFileSystem fs = SCMFileSystem.of(untrusted.source(), untrusted.head(), untrusted.trusted())) {
+                    if (fs == null) {
+                        return new InlineOrFile.Refused(Messages.ChangeRequestTrust_NoFileSystem(setting.setting(), path, untrusted.name(),
+                                setting.instead()));
+                    }
+                    SCMFile file = fs.child(path);
+                    if (!file.isFile()) {
+                        return new InlineOrFile.Refused(Messages.ChangeRequestTrust_NotInTrusted(setting.setting(), path, untrusted.name(),
+                                setting.what()));
+                    }
+                    try (InputStream in = file.content()) {
+                        byte[] bytes = in.readNBytes(maxBytes + 1);
+                        return new InlineOrFile.Bytes(bytes, bytes.length);
+                    }
+                }
+            });
+        };
     }
 }

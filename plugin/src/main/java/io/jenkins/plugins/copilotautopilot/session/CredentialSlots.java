@@ -119,8 +119,8 @@ public final class CredentialSlots {
      * which is not limited.
      */
     public static Ticket ticket(SessionStart.Inputs inputs, Run<?, ?> run, String invocationId) {
-        GithubTokenSource source = inputs.gathered.tokenSource();
-        String token = inputs.gathered.task().githubToken();
+        GithubTokenSource source = inputs.prepared.tokenSource();
+        String token = inputs.prepared.task().githubToken();
         if (source.isNone() || token == null || token.isBlank()) {
             return null;
         }

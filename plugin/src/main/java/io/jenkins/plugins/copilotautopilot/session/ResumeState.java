@@ -1,11 +1,15 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.core.launch.LaunchScript;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a session leaves in the Pipeline's saved state, so that a restarted controller can follow it again: the plan
@@ -116,6 +120,15 @@ public final class ResumeState implements Serializable {
 
     public long startedAtMillis() {
         return startedAtMillis;
+    }
+
+    /**
+     * How long after its start the CLI has ended on its agent whatever happened: its wall-clock limit and the launch
+     * script's grace; {@link Long#MAX_VALUE} without a limit.
+     */
+    public long endedForSureAfterMillis() {
+        Duration timeout = plan.limit(SessionSettings.TIMEOUT);
+        return timeout == null ? Long.MAX_VALUE : timeout.toMillis() + TimeUnit.SECONDS.toMillis(2L * LaunchScript.WATCHDOG_GRACE_SECONDS);
     }
 
     public SessionPlan plan() {

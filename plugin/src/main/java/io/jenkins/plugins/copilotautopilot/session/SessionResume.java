@@ -1,11 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
+import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.usage.Usage;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
 
+import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.model.Run;
 import hudson.model.TaskListener;
@@ -13,6 +15,8 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.prepare.SessionPreparation;
+import io.jenkins.plugins.copilotautopilot.core.prepare.Unusable;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.IOException;
@@ -68,12 +72,17 @@ public final class SessionResume {
         ResumeState.SecretSources sources = state.secrets();
         List<String> taskSecrets = new ArrayList<>();
         if (sources.tokenCredentialsId() != null) {
-            taskSecrets.add(StringCredentialLookup.secret(run, sources.tokenCredentialsId(), "credentialsId"));
+            taskSecrets.add(StringCredentialLookup.again(run, sources.tokenCredentialsId(), "credentialsId"));
         }
         if (sources.providerCredentialsId() != null) {
-            taskSecrets.add(StringCredentialLookup.secret(run, sources.providerCredentialsId(), "providerCredentialsId"));
+            taskSecrets.add(StringCredentialLookup.again(run, sources.providerCredentialsId(), "providerCredentialsId"));
         }
-        taskSecrets.addAll(McpServersSetting.values(sources.mcpReferences(), run, env).values());
+        try {
+            taskSecrets.addAll(SessionPreparation.mcpValues(sources.mcpReferences(),
+                    (id, parameter) -> StringCredentialLookup.secret(run, id, parameter), env, "mcpServers").values());
+        } catch (Unusable e) {
+            throw new AbortException(Messages.SessionInputs_InvalidOptions(e.getMessage()));
+        }
         List<String> secrets = CliCommand.secretValues(taskSecrets, new LinkedHashSet<>(sources.secretVariables()), env);
         Checkpoint checkpoint = SessionJournal.readCheckpoint(run, state.invocationId());
         OutputStream journal = SessionJournal.continueAt(run, state.invocationId(), checkpoint);

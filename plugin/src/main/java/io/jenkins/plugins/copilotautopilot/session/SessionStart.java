@@ -1,13 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.session;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentCliLauncher;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.checks.SessionChecks;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
-import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.usage.Usage;
 
 import hudson.AbortException;
@@ -23,22 +23,26 @@ import io.jenkins.plugins.copilotautopilot.core.command.CliExecutable;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
 import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
-import io.jenkins.plugins.copilotautopilot.core.otel.TraceParent;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.prepare.SessionPreparation;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Collection;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 
 /**
- * Starts a session for a build, Pipeline or Freestyle: {@link #prepare} turns the step's request into the plan and
- * the task ({@link SessionInputs}), finds the CLI and the working directory on the agent ({@link CliLocation}),
+ * Starts a session for a build, Pipeline or Freestyle: {@link #gather} turns the step's request into the plan and
+ * the task ({@link SessionInputs}), {@link #prepare} finds the CLI and the working directory on the agent ({@link CliLocation}),
  * builds the command line, begins the log, the journal, the live page and the check; {@link #launch} then starts the
  * CLI on the agent. Every decision about the session itself is the engine's.
  */
 public final class SessionStart {
+    private static final Logger LOGGER = Logger.getLogger(SessionStart.class.getName());
+
     private SessionStart() {
     }
 
@@ -55,11 +59,11 @@ public final class SessionStart {
      */
     public static final class Inputs {
         final SessionRequest request;
-        final SessionInputs.Gathered gathered;
+        final SessionPreparation.Prepared prepared;
 
-        Inputs(SessionRequest request, SessionInputs.Gathered gathered) {
+        Inputs(SessionRequest request, SessionPreparation.Prepared prepared) {
             this.request = request;
-            this.gathered = gathered;
+            this.prepared = prepared;
         }
     }
 
@@ -90,12 +94,8 @@ public final class SessionStart {
                                    TaskListener listener, String invocationId) throws IOException, InterruptedException {
         Usage.checkStart(run); // again: the quota may have been reached while the step waited for its slot
         SessionRequest request = gathered.request;
-        SessionInputs.Gathered inputs = gathered.gathered;
-        SessionPlan plan = inputs.plan();
-        if (!plan.isSet(SessionSettings.OTEL) && BuildTraces.exporting() && TraceParent.parse(env.get("TRACEPARENT")) != null) {
-            plan = plan.with(SessionSettings.OTEL, true);
-            listener.getLogger().println(Messages.BuildTraces_Traced());
-        }
+        SessionPreparation.Prepared inputs = gathered.prepared;
+        SessionPlan plan = inputs.plan(); // as the preparation made it: nothing changes it from here on
         FilePath workDir = CliLocation.workingDirectory(plan, workspace);
         CliExecutable cli = CliLocation.executable(plan, workspace, env, launcher, listener);
         FilePath launchFolder = AgentCliLauncher.newLaunchFolder(workspace);
@@ -139,6 +139,33 @@ public final class SessionStart {
             listener.getLogger().println(Messages.SessionStart_LiveLink());
         }
         return new Prepared(command, follower, launchFolder, env, state);
+    }
+
+    /**
+     * Stops a CLI that started after its step had ended (the stop's deadline passed while it was being started), on a
+     * thread of its own: removing its folders stops it.
+     */
+    public static void stopStartedTooLate(AgentSession session) {
+        AgentCalls.pool().execute(() -> {
+            try {
+                session.stopNow();
+                session.cleanup();
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
+            }
+        });
+    }
+
+    /** Removes the launch folder of a session the controller restarted while it was being started, which stops its CLI if it did start. */
+    public static void removeLaunchFolder(ResumeState state) {
+        FilePath launchFolder = FilePathUtils.find(state.launchNode(), state.launchFolder());
+        if (launchFolder != null) {
+            try {
+                AgentSession.deleteFolders(launchFolder);
+            } catch (IOException | InterruptedException e) {
+                LOGGER.log(Level.FINE, "could not remove the launch folder of a Copilot session", e);
+            }
+        }
     }
 
     /**

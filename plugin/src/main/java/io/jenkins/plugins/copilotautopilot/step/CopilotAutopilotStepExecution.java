@@ -2,7 +2,6 @@ package io.jenkins.plugins.copilotautopilot.step;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
-import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
 import io.jenkins.plugins.copilotautopilot.session.CredentialSlots;
@@ -29,7 +28,6 @@ import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
-import java.time.Duration;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Set;
@@ -38,7 +36,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.Jenkins;
 import jenkins.util.Timer;
-import org.jenkinsci.plugins.workflow.FilePathUtils;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.steps.AbstractStepExecutionImpl;
@@ -237,16 +234,8 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             return;
         }
         if (d.isCompleted()) {
-            // the step ended while the CLI was being started (its stop's deadline passed): stop it, which
-            // removing its folders does, and record the session
-            AgentCalls.pool().execute(() -> {
-                try {
-                    session.stopNow();
-                    session.cleanup();
-                } catch (IOException | InterruptedException | RuntimeException e) {
-                    LOGGER.log(Level.WARNING, "could not stop a Copilot CLI started after its step ended", e);
-                }
-            });
+            // the step ended while the CLI was being started (its stop's deadline passed): stop it, and record the session
+            SessionStart.stopStartedTooLate(session);
             d.recordOnly(prepared.follower().abortedBeforeStart());
             return;
         }
@@ -294,15 +283,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             return;
         }
         if (s.location() == null) {
-            // restarted while the CLI was being started: remove its launch folder, which stops it if it did start
-            FilePath launchFolder = FilePathUtils.find(s.launchNode(), s.launchFolder());
-            if (launchFolder != null) {
-                try {
-                    AgentSession.deleteFolders(launchFolder);
-                } catch (IOException | InterruptedException e) {
-                    LOGGER.log(Level.FINE, "could not remove the launch folder of a Copilot session", e);
-                }
-            }
+            SessionStart.removeLaunchFolder(s); // restarted while the CLI was being started: which stops it if it did start
             failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
             return;
         }
@@ -321,7 +302,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         } catch (AgentSession.FolderGone e) {
             endWithFolderGone(d, s, e);
         } catch (IOException e) {
-            if (System.currentTimeMillis() - s.startedAtMillis() > limitWithGraceMillis(s)) {
+            if (System.currentTimeMillis() - s.startedAtMillis() > s.endedForSureAfterMillis()) {
                 failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
                 return;
             }
@@ -333,13 +314,6 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         } catch (InterruptedException | RuntimeException e) {
             failOnce(d, e);
         }
-    }
-
-    /** Past the wall-clock limit and the launch script's grace, the CLI has ended on the agent whatever happened. */
-    private static long limitWithGraceMillis(ResumeState s) {
-        Duration timeout = s.plan().limit(SessionSettings.TIMEOUT);
-        return timeout == null ? Long.MAX_VALUE
-                : timeout.toMillis() + TimeUnit.SECONDS.toMillis(2L * io.jenkins.plugins.copilotautopilot.core.launch.LaunchScript.WATCHDOG_GRACE_SECONDS);
     }
 
     /**

@@ -7,8 +7,8 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import hudson.AbortException;
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
+import io.jenkins.plugins.copilotautopilot.core.prepare.Unusable;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class McpServersSettingTest {
                 "  headers:",
                 "    Authorization: Bearer ${credentials:jira-token}");
         String json = McpServersSetting.asJson(yaml);
-        assertThat(McpServersSetting.references(json), contains("credentials:tickets-token", "credentials:jira-token"));
+        assertThat(McpServers.references(json), contains("credentials:tickets-token", "credentials:jira-token"));
         McpServers.Resolved resolved = McpServers.resolve(json, Map.of("credentials:tickets-token", "t-1", "credentials:jira-token", "j-2"));
         assertThat(resolved.servers(), contains("tickets", "jira"));
         assertThat(resolved.json(), startsWith("{\"mcpServers\":{\"tickets\":{\"command\":\"node\",\"args\":[\"tools/tickets.mjs\"],"));
@@ -37,8 +37,8 @@ class McpServersSettingTest {
 
     @Test
     void yamlThatCannotBeReadIsOneLineAndUnsafeTypesAreRefused() {
-        AbortException bad = assertThrows(AbortException.class, () -> McpServersSetting.asJson("tickets: [unclosed"));
-        assertThat(bad.getMessage(), startsWith("copilotAutopilot: mcpServers is neither a JSON object nor YAML: "));
-        assertThrows(AbortException.class, () -> McpServersSetting.asJson("x: !!java.io.File [\"/etc/passwd\"]"));
+        Unusable bad = assertThrows(Unusable.class, () -> McpServersSetting.asJson("tickets: [unclosed"));
+        assertThat(bad.getMessage(), startsWith("mcpServers is neither a JSON object nor YAML: "));
+        assertThrows(Unusable.class, () -> McpServersSetting.asJson("x: !!java.io.File [\"/etc/passwd\"]"));
     }
 }

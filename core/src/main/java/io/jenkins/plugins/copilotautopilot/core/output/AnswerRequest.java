@@ -2,7 +2,9 @@ package io.jenkins.plugins.copilotautopilot.core.output;
 
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * How the agent gives an answer that must follow a schema ({@code outputSchema}, {@code reviewFindings}): as the
@@ -27,10 +29,10 @@ public final class AnswerRequest {
     }
 
     /**
-     * What is wrong with the plan's schema, in one line naming the setting ({@code outputSchema}), or null; {@code
-     * @file} must have been read into it before.
+     * What is wrong with the plan's schema, in one line naming the setting ({@code outputSchema} in {@code names}), or
+     * null; {@code @file} must have been read into it before.
      */
-    public static String problem(SessionPlan plan) {
+    public static String problem(SessionPlan plan, Function<Setting<?>, String> names) {
         String schema = schema(plan);
         if (schema == null) {
             return null;
@@ -39,7 +41,8 @@ public final class AnswerRequest {
             OutputSchema.parse(schema);
             return null;
         } catch (OutputSchema.InvalidSchemaException e) {
-            return (plan.get(SessionSettings.OUTPUT_SCHEMA) == null ? "reviewFindings' schema " : "outputSchema ") + e.getMessage();
+            return (plan.get(SessionSettings.OUTPUT_SCHEMA) == null ? names.apply(SessionSettings.REVIEW_FINDINGS) + "' schema "
+                    : names.apply(SessionSettings.OUTPUT_SCHEMA) + " ") + e.getMessage();
         }
     }
 

@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What one session runs with: the step's settings merged with the administrator's defaults once
- * ({@link #resolve}), read and checked once, immutable. It holds no secret and nothing large (the task's text, a
+ * What one session runs with: the step's settings merged with the administrator's defaults ({@link #resolve}), read
+ * and checked, then completed once by the session's preparation ({@link PlanDraft}), and immutable from then on: nothing
+ * outside this package can change a plan. It holds no secret and nothing large (the task's text, a
  * token, a key, resolved MCP values, a kept state travel beside it, in {@code SessionTask}), so it is what is written
  * into the journal, kept for a restarted controller, and read by everything a session does: the command line, the
  * launch files, the follower's limits, the pages and the checks.
@@ -245,8 +246,8 @@ public final class SessionPlan implements Serializable {
         return Collections.unmodifiableMap(values);
     }
 
-    /** This plan with {@code setting} set to {@code value} (null: unset). */
-    public <T extends Serializable> SessionPlan with(Setting<T> setting, T value) {
+    /** This plan with {@code setting} set to {@code value} (null: unset); for {@link PlanDraft} alone. */
+    <T extends Serializable> SessionPlan with(Setting<T> setting, T value) {
         Map<String, Serializable> copy = new LinkedHashMap<>(values);
         if (value == null) {
             copy.remove(setting.name());
@@ -254,55 +255,6 @@ public final class SessionPlan implements Serializable {
             copy.put(setting.name(), value);
         }
         return new SessionPlan(copy, fromDefaults);
-    }
-
-    /** What {@link #restrictedForUntrusted()} made: the plan, and the settings it took away, by name. */
-    public record Restricted(SessionPlan plan, List<String> removed) {
-    }
-
-    /**
-     * This plan for a build of a change request whose author is not trusted: no {@code allowAllTools} or
-     * {@code allowAllPaths}, no write tools ({@code write} denied, and left out of the allowed ones), no tool secrets, no
-     * MCP servers (the CLI's built-in GitHub one neither: it acts with the token), and {@link SessionSettings#UNTRUSTED}.
-     */
-    public Restricted restrictedForUntrusted() {
-        List<String> removed = new ArrayList<>();
-        if (get(SessionSettings.ALLOW_ALL_TOOLS)) {
-            removed.add("allowAllTools");
-        }
-        if (get(SessionSettings.ALLOW_ALL_PATHS)) {
-            removed.add("allowAllPaths");
-        }
-        ArrayList<String> allowed = new ArrayList<>();
-        for (String tool : list(SessionSettings.ALLOW_TOOLS)) {
-            if (isWriteTool(tool)) {
-                removed.add("allowTools " + tool);
-            } else {
-                allowed.add(tool);
-            }
-        }
-        ArrayList<String> denied = new ArrayList<>(list(SessionSettings.DENY_TOOLS));
-        if (denied.stream().noneMatch(t -> t.strip().equals("write"))) {
-            denied.add("write");
-        }
-        if (!list(SessionSettings.TOOL_SECRETS).isEmpty()) {
-            removed.add("toolSecrets");
-        }
-        if (get(SessionSettings.MCP_SERVERS) != null) {
-            removed.add("mcpServers");
-        }
-        SessionPlan restricted = with(SessionSettings.UNTRUSTED, true).with(SessionSettings.ALLOW_ALL_TOOLS, false)
-                .with(SessionSettings.ALLOW_ALL_PATHS, false).with(SessionSettings.ALLOW_TOOLS, allowed.isEmpty() ? null : allowed)
-                .with(SessionSettings.DENY_TOOLS, denied).with(SessionSettings.TOOL_SECRETS, null)
-                .with(SessionSettings.MCP_SERVERS, null).with(SessionSettings.GITHUB_MCP_SERVER, false);
-        return new Restricted(restricted, removed);
-    }
-
-    private static boolean isWriteTool(String pattern) {
-        String name = pattern.strip().toLowerCase(Locale.ROOT);
-        int paren = name.indexOf('(');
-        String tool = paren < 0 ? name : name.substring(0, paren);
-        return tool.equals("write") || tool.equals("edit") || tool.equals("create");
     }
 
     @Override

@@ -175,7 +175,7 @@ public final class SessionSettings {
 
     /**
      * Not a user's: set for a build of a change request whose author the SCM does not trust ({@link
-     * SessionPlan#restrictedForUntrusted()}); the CLI then loads no custom instructions and no built-in MCP server.
+     * PlanDraft#restrictForUntrusted()}); the CLI then loads no custom instructions and no built-in MCP server.
      */
     public static final Setting<Boolean> UNTRUSTED = new Setting.Definition<>("untrusted", Kind.flag()).merge(Merge.STEP_ONLY)
             .fallback(false).define();

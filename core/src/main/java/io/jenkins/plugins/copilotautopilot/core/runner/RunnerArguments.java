@@ -1,23 +1,16 @@
 package io.jenkins.plugins.copilotautopilot.core.runner;
 
-import io.jenkins.plugins.copilotautopilot.core.output.AnswerRequest;
-import io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens;
-import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.command.SessionTask;
-import io.jenkins.plugins.copilotautopilot.core.plan.InvalidSettingsException;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
 import io.jenkins.plugins.copilotautopilot.core.plan.SettingValues;
-import java.util.ArrayList;
-import io.jenkins.plugins.copilotautopilot.core.kept.KeptSessionState;
-import io.jenkins.plugins.copilotautopilot.core.mask.SecretMasker;
+import io.jenkins.plugins.copilotautopilot.core.prepare.SessionPreparation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,28 +38,6 @@ public final class RunnerArguments {
     private RunnerArguments() {
     }
 
-    /** The servers of an {@code --mcp-config} file, its {@code ${env:NAME}} references put in from {@code env}. */
-    private static McpServers.Resolved mcpServers(String file, Map<String, String> env) throws UsageException {
-        String text;
-        try {
-            text = java.nio.file.Files.readString(Path.of(file));
-        } catch (java.io.IOException | RuntimeException e) {
-            throw new UsageException("--mcp-config: cannot read " + file + " (" + e.getMessage() + ")");
-        }
-        try {
-            Map<String, String> values = new java.util.HashMap<>();
-            for (String reference : McpServers.references(text)) {
-                String name = reference.substring(reference.indexOf(':') + 1);
-                if (reference.startsWith("env:") && env.get(name) != null) {
-                    values.put(reference, env.get(name));
-                }
-            }
-            return McpServers.resolve(text, values);
-        } catch (InvalidSettingsException e) {
-            throw new UsageException("--mcp-config " + file + ": " + String.join(" ", e.problems()));
-        }
-    }
-
     /** What the command line asks for: the session's plan and task (null for help and version), and the runner's own. */
     public record Parsed(SessionPlan plan, SessionTask task, String workingDirectory, String copilotPath, Path journal,
                          Path timeline, Path changes, boolean help, boolean version, Path keptSession, Path outputFile,
@@ -75,8 +46,20 @@ public final class RunnerArguments {
 
     /** Thrown for a command line that cannot be used; the message says why. */
     public static final class UsageException extends Exception {
+        private final boolean credentials;
+
         public UsageException(String message) {
+            this(message, false);
+        }
+
+        UsageException(String message, boolean credentials) {
             super(message);
+            this.credentials = credentials;
+        }
+
+        /** Whether the command line is fine and only the credentials are missing or cannot be used (exit 1, not 64). */
+        public boolean credentials() {
+            return credentials;
         }
     }
 
@@ -104,10 +87,7 @@ public final class RunnerArguments {
         if (prompt != null && promptFile != null) {
             throw new UsageException("give either --prompt or --prompt-file, not both");
         }
-        if (promptFile != null) {
-            prompt = PromptFiles.read(promptFile, stdin);
-        }
-        if (prompt == null) {
+        if (prompt == null && promptFile == null) {
             throw new UsageException("no task: give --prompt TEXT or --prompt-file FILE");
         }
         SettingValues values = SettingValues.none();
@@ -125,7 +105,7 @@ public final class RunnerArguments {
         if (given.has("--max-verify-rounds") && !given.has("--verify")) {
             throw new UsageException("--max-verify-rounds needs --verify CMD");
         }
-        SessionTask task = SessionTask.of(prompt).withGithubToken(EnvironmentTokens.githubToken(env));
+        values = values.with(SessionSettings.PROMPT_FILE, promptFile);
         Path kept = null;
         String session = given.last("--session", null);
         if (session != null) {
@@ -139,18 +119,11 @@ public final class RunnerArguments {
                 throw new UsageException(problem);
             }
             values = values.with(SessionSettings.SESSION, session);
-            task = task.withKeptState(keptState(session, kept));
         } else if (given.last("--state-dir", null) != null) {
             throw new UsageException("--state-dir needs --session NAME");
         }
         String schemaFile = given.last("--output-schema", null);
-        if (schemaFile != null) {
-            try {
-                values = values.with(SessionSettings.OUTPUT_SCHEMA, Files.readString(Path.of(schemaFile), StandardCharsets.UTF_8));
-            } catch (IOException | RuntimeException e) {
-                throw new UsageException("--output-schema: cannot read " + schemaFile + " (" + e.getMessage() + ")");
-            }
-        }
+        values = values.with(SessionSettings.OUTPUT_SCHEMA, schemaFile == null ? null : "@" + schemaFile);
         boolean answers = schemaFile != null || given.flag("--review-findings", false);
         for (String option : List.of("--max-output-rounds", "--output-file", "--issues-file")) {
             if (given.has(option) && !answers) {
@@ -158,12 +131,8 @@ public final class RunnerArguments {
             }
         }
         String mcpConfig = given.last("--mcp-config", null);
-        if (mcpConfig != null) {
-            task = task.withMcpServers(mcpServers(mcpConfig, env));
-        }
-        if (values.sets(SessionSettings.PROVIDER_BASE_URL)) {
-            task = task.withProviderApiKey(env.get("COPILOT_PROVIDER_API_KEY"));
-        } else if (Boolean.TRUE.equals(values.raw(SessionSettings.OFFLINE))) {
+        values = values.with(SessionSettings.MCP_SERVERS, mcpConfig == null ? null : "@" + mcpConfig);
+        if (!values.sets(SessionSettings.PROVIDER_BASE_URL) && Boolean.TRUE.equals(values.raw(SessionSettings.OFFLINE))) {
             throw new UsageException("--offline needs an own model provider: set --provider-base-url (or COPILOT_PROVIDER_BASE_URL)");
         }
         if (Boolean.TRUE.equals(values.raw(SessionSettings.OTEL)) && given.last("--journal", null) == null) {
@@ -172,20 +141,20 @@ public final class RunnerArguments {
         if (Boolean.FALSE.equals(values.raw(SessionSettings.RECORD_CHANGES)) && given.last("--changes", null) != null) {
             throw new UsageException("--changes needs what the agent changed to be recorded: leave out --record-changes=false");
         }
-        SessionPlan.Resolution resolution = SessionPlan.resolve(values, SettingValues.none());
-        List<String> problems = new ArrayList<>(task.problems());
-        problems.addAll(resolution.problems().messages(RunnerArguments::optionName));
-        if (problems.isEmpty()) {
-            String schemaProblem = AnswerRequest.problem(resolution.plan());
-            if (schemaProblem != null) {
-                problems.add(schemaProblem.startsWith("outputSchema") ? "--output-schema " + schemaFile
-                        + schemaProblem.substring("outputSchema".length()) : schemaProblem);
-            }
+        SessionPreparation.Prepared prepared;
+        try {
+            prepared = SessionPreparation.prepare(new SessionPreparation.Asked(prompt, values, SettingValues.none()),
+                    new SessionPreparation.Situation(env, List.of(), null, false), new RunnerLookups(env, stdin, kept),
+                    new RunnerWording(schemaFile, mcpConfig));
+        } catch (SessionPreparation.Refused e) {
+            throw new UsageException(e.getMessage(), e.credentialsOnly());
+        } catch (IOException e) {
+            throw new UsageException(RunnerChecks.reason(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UsageException("interrupted");
         }
-        if (!problems.isEmpty()) {
-            throw new UsageException(String.join(" ", problems));
-        }
-        return new Parsed(resolution.plan(), task, dir, copilot, path(given.last("--journal", null)),
+        return new Parsed(prepared.plan(), prepared.task(), dir, copilot, path(given.last("--journal", null)),
                 path(given.last("--timeline", null)), path(given.last("--changes", null)), false, false, kept,
                 path(given.last("--output-file", null)), path(given.last("--issues-file", null)));
     }
@@ -221,21 +190,6 @@ public final class RunnerArguments {
             return whole(option, text);
         }
         return type == Double.class ? decimal(option, text) : text;
-    }
-
-    /** The state kept under {@code session}, made fit for this run, or null when none is kept yet. */
-    private static byte[] keptState(String session, Path kept) throws UsageException {
-        if (!java.nio.file.Files.isRegularFile(kept)) {
-            return null;
-        }
-        try {
-            return KeptSessionState.sanitize(java.nio.file.Files.readAllBytes(kept), SecretMasker.none());
-        } catch (KeptSessionState.UnusableStateException e) {
-            throw new UsageException("--session " + session + ": " + kept + " cannot be continued (" + e.getMessage()
-                    + "); delete it to start a new session");
-        } catch (java.io.IOException e) {
-            throw new UsageException("--session " + session + ": cannot read " + kept + " (" + RunnerChecks.reason(e) + ")");
-        }
     }
 
     private static Path path(String value) {

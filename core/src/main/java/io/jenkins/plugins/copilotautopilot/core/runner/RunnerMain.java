@@ -147,6 +147,10 @@ public final class RunnerMain {
         try {
             parsed = RunnerArguments.parse(args, env, stdin);
         } catch (RunnerArguments.UsageException e) {
+            if (e.credentials()) {
+                err.println(NAME + ": " + e.getMessage());
+                return 1;
+            }
             err.println(NAME + ": " + e.getMessage() + " (see --help)");
             return EXIT_USAGE;
         }
@@ -157,21 +161,7 @@ public final class RunnerMain {
         if (parsed.version()) {
             return RunnerVersion.print(parsed, env.get("PATH"), out, err);
         }
-        // validated by the parser, problems named by option
-        if (parsed.task().githubToken() == null && parsed.plan().get(SessionSettings.PROVIDER_BASE_URL) == null) {
-            err.println(NAME + ": no credentials for the Copilot CLI: set COPILOT_GITHUB_TOKEN to a fine-grained GitHub token"
-                    + " with the \"Copilot Requests\" permission, or use your own model provider with --provider-base-url"
-                    + " (COPILOT_PROVIDER_BASE_URL) and --model (COPILOT_MODEL).");
-            return 1;
-        }
-        if (parsed.plan().get(SessionSettings.PROVIDER_BASE_URL) == null) {
-            String tokenProblem = io.jenkins.plugins.copilotautopilot.core.command.GithubTokens.problem(parsed.task().githubToken(),
-                    io.jenkins.plugins.copilotautopilot.core.command.EnvironmentTokens.githubTokenVariable(env));
-            if (tokenProblem != null) {
-                err.println(NAME + ": " + tokenProblem);
-                return 1;
-            }
-        }
+        // validated by the parser, problems named by option, the credentials too
         Path workDir = Path.of(parsed.workingDirectory() == null ? "." : parsed.workingDirectory()).toAbsolutePath().normalize();
         String dirProblem = RunnerChecks.workingDirectory(workDir);
         if (dirProblem != null) {

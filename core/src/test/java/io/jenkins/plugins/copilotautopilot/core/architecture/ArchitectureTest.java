@@ -32,7 +32,7 @@ class ArchitectureTest {
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String name : new String[] {"files", "text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
-            "render", "changes", "kept", "launch", "process", "result", "parts", "report", "build", "engine", "runner", "demo"}) {
+            "render", "changes", "kept", "launch", "process", "result", "parts", "report", "build", "prepare", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
@@ -61,11 +61,20 @@ class ArchitectureTest {
                         "process", "render", "result", "session", "text", "verify")
                 .whereLayer("report").mayOnlyAccessLayers("changes", "events", "journal", "session", "text")
                 .whereLayer("build").mayOnlyAccessLayers("command", "outcome", "plan", "text")
+                .whereLayer("prepare").mayOnlyAccessLayers("command", "mask", "otel", "output", "plan", "build")
                 .whereLayer("engine").mayOnlyAccessLayers("approval", "changes", "command", "events", "journal", "mask", "outcome", "parts", "process", "render",
                         "output", "result", "session", "text", "verify", "plan")
-                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "files", "kept", "mask", "outcome", "output", "parts", "plan", "process", "render", "report", "result")
+                .whereLayer("runner").mayOnlyAccessLayers("approval", "command", "otel", "demo", "engine", "events", "files", "kept", "mask", "outcome", "output", "parts", "plan", "prepare", "process", "render", "report", "result", "build")
                 .whereLayer("demo").mayNotAccessAnyLayer()
                 .whereLayer("launch").mayOnlyBeAccessedByLayers("process")
+                .check(CLASSES);
+    }
+
+    @Test
+    void onlyThePreparationCompletesAPlan() {
+        noClasses().that().resideOutsideOfPackages(CORE + ".plan..", CORE + ".prepare..")
+                .should().dependOnClassesThat().haveFullyQualifiedName(CORE + ".plan.PlanDraft")
+                .because("a session's plan is made once, by its preparation, and nothing changes it after")
                 .check(CLASSES);
     }
 

@@ -54,7 +54,7 @@ class CliCommandBuilderTest {
                 .doesNotContain("--disable-builtin-mcps");
         assertThat(Commands.build(TaskSpec.of("t").githubToken("github_pat_x").set(GITHUB_MCP_SERVER, false), CLI, "/ws", "/ctl",
                 Map.of()).commandLine()).contains("--disable-builtin-mcps").doesNotContain("--no-custom-instructions");
-        assertThat(TaskSpec.of("t").set(GITHUB_MCP_SERVER, true).plan().restrictedForUntrusted().plan().get(GITHUB_MCP_SERVER)).isFalse();
+        assertThat(TaskSpec.of("t").set(GITHUB_MCP_SERVER, true).untrusted().plan().get(GITHUB_MCP_SERVER)).isFalse();
     }
 
     @Test

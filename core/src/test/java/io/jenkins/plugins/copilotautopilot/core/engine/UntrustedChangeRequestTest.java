@@ -2,15 +2,18 @@ package io.jenkins.plugins.copilotautopilot.core.engine;
 
 import static io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.*;
 import io.jenkins.plugins.copilotautopilot.core.testing.TaskSpec;
+import io.jenkins.plugins.copilotautopilot.core.plan.PlanDraft;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.testing.E2eRun;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptedModelServer.Reply;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -51,17 +54,20 @@ class UntrustedChangeRequestTest {
                 .add(ALLOW_TOOLS, "shell(npm test)").add(ALLOW_TOOLS, "write").add(ALLOW_TOOLS, "edit(src/**)").add(TOOL_SECRETS, "NPM_TOKEN")
                 .set(MCP_SERVERS, "{\"t\": {\"command\": \"x\"}}");
 
-        SessionPlan.Restricted r = options.plan().restrictedForUntrusted();
+        PlanDraft draft = new PlanDraft(options.plan());
+        List<String> removed = draft.restrictForUntrusted();
+        SessionPlan restricted = draft.make();
 
-        assertThat(r.plan().get(UNTRUSTED)).isTrue();
-        assertThat(r.plan().get(ALLOW_ALL_TOOLS)).isFalse();
-        assertThat(r.plan().get(ALLOW_ALL_PATHS)).isFalse();
-        assertThat(r.plan().list(ALLOW_TOOLS)).containsExactly("shell(npm test)");
-        assertThat(r.plan().list(DENY_TOOLS)).contains("write");
-        assertThat(r.plan().list(TOOL_SECRETS)).isEmpty();
-        assertThat(r.plan().get(MCP_SERVERS)).isNull();
-        assertThat(r.removed()).containsExactly("allowAllTools", "allowAllPaths", "allowTools write", "allowTools edit(src/**)",
+        assertThat(restricted.get(UNTRUSTED)).isTrue();
+        assertThat(restricted.get(ALLOW_ALL_TOOLS)).isFalse();
+        assertThat(restricted.get(ALLOW_ALL_PATHS)).isFalse();
+        assertThat(restricted.list(ALLOW_TOOLS)).containsExactly("shell(npm test)");
+        assertThat(restricted.list(DENY_TOOLS)).contains("write");
+        assertThat(restricted.list(TOOL_SECRETS)).isEmpty();
+        assertThat(restricted.get(MCP_SERVERS)).isNull();
+        assertThat(removed).containsExactly("allowAllTools", "allowAllPaths", "allowTools write", "allowTools edit(src/**)",
                 "toolSecrets", "mcpServers");
-        assertThat(TaskSpec.of("Review.").plan().restrictedForUntrusted().removed()).isEmpty();
+        assertThat(new PlanDraft(TaskSpec.of("Review.").plan()).restrictForUntrusted()).isEmpty();
+        assertThatThrownBy(draft::restrictForUntrusted).as("a plan made is not changed after").isInstanceOf(IllegalStateException.class);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
 import io.jenkins.plugins.copilotautopilot.core.plan.SettingValues;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class OutputSchemaUnitTest {
         assertThatThrownBy(() -> OutputSchema.parse("{\"$defs\": {\"p\": {\"$ref\": \"file:///etc/passwd\"}}}"))
                 .hasMessageContaining("('file:///etc/passwd' at /$defs/p/$ref)");
         assertThat(AnswerRequest.problem(SessionPlan.of(SettingValues.none().with(SessionSettings.OUTPUT_SCHEMA,
-                "{\"properties\": {\"a\": {\"$ref\": \"other.json\"}}}"))))
+                "{\"properties\": {\"a\": {\"$ref\": \"other.json\"}}}")), Setting::name))
                 .startsWith("outputSchema refers to another document ('other.json' at /properties/a/$ref)");
     }
 
@@ -88,8 +89,10 @@ class OutputSchemaUnitTest {
     @Test
     void aPlansSchemaProblemNamesTheSetting() {
         SessionPlan plan = SessionPlan.of(SettingValues.none().with(SessionSettings.OUTPUT_SCHEMA, "{nope"));
-        assertThat(AnswerRequest.problem(plan)).startsWith("outputSchema is not JSON: ");
-        assertThat(AnswerRequest.problem(SessionPlan.of(SettingValues.none().with(SessionSettings.REVIEW_FINDINGS, true)))).isNull();
+        assertThat(AnswerRequest.problem(plan, Setting::name)).startsWith("outputSchema is not JSON: ");
+        assertThat(AnswerRequest.problem(plan, s -> s == SessionSettings.OUTPUT_SCHEMA ? "--output-schema s.json" : s.name()))
+                .as("in the caller's words").startsWith("--output-schema s.json is not JSON: ");
+        assertThat(AnswerRequest.problem(SessionPlan.of(SettingValues.none().with(SessionSettings.REVIEW_FINDINGS, true)), Setting::name)).isNull();
         assertThat(AnswerRequest.schema(SessionPlan.of(SettingValues.none()))).isNull();
     }
 }

@@ -21,8 +21,17 @@ class RunnerArgumentsTest {
     @TempDir
     Path dir;
 
+    /**
+     * The command line read with {@code env}, and a GitHub token when {@code env} has no credentials: the runner refuses
+     * a session without any (RunnerEndToEndTest), and these tests are about the options.
+     */
     private static RunnerArguments.Parsed parse(Map<String, String> env, String... args) throws Exception {
-        return RunnerArguments.parse(args, env, NO_INPUT);
+        Map<String, String> withCredentials = new java.util.HashMap<>(env);
+        if (java.util.stream.Stream.of("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_BASE_URL")
+                .noneMatch(env::containsKey)) {
+            withCredentials.put("COPILOT_GITHUB_TOKEN", "github_pat_options");
+        }
+        return RunnerArguments.parse(args, withCredentials, NO_INPUT);
     }
 
     private static RunnerArguments.Parsed options(String... args) throws Exception {
@@ -115,7 +124,7 @@ class RunnerArgumentsTest {
         assertThat(options.task().toString()).doesNotContain("tkt_secret");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse(Map.of(), "-p", "x", "--mcp-config", config.toString()))
                 .isInstanceOf(RunnerArguments.UsageException.class)
-                .hasMessage("--mcp-config " + config + ": mcpServers refers to env:TICKETS_TOKEN, which has no value here"
+                .hasMessage("--mcp-config " + config + " refers to env:TICKETS_TOKEN, which has no value here"
                         + " (a credential this build may not use, or a variable it does not set).");
     }
 
@@ -192,7 +201,7 @@ class RunnerArgumentsTest {
         Path file = Files.writeString(dir.resolve("task.md"), "Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
         assertThat(options("--prompt-file", file.toString()).task().prompt())
                 .isEqualTo("Line 1\nLine 2 with \"quotes\" and $(x) ünïcode\n");
-        assertThat(RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of(),
+        assertThat(RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of("COPILOT_GITHUB_TOKEN", "github_pat_options"),
                 new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8))).task().prompt()).isEqualTo("from stdin");
     }
 
@@ -201,7 +210,7 @@ class RunnerArgumentsTest {
         Path latin1 = Files.write(dir.resolve("latin1.txt"), "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1));
         assertThatThrownBy(() -> options("--prompt-file", latin1.toString()))
                 .hasMessage("the prompt file " + latin1 + " is not UTF-8 text (--prompt-file); save it as UTF-8");
-        assertThatThrownBy(() -> RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of(),
+        assertThatThrownBy(() -> RunnerArguments.parse(new String[] {"--prompt-file", "-"}, Map.of("COPILOT_GITHUB_TOKEN", "github_pat_options"),
                 new ByteArrayInputStream(new byte[] {'a', (byte) 0xff})))
                 .hasMessage("standard input is not UTF-8 text (--prompt-file -)");
         Path missing = dir.resolve("missing.txt");

@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.testing;
 
 import io.jenkins.plugins.copilotautopilot.core.command.McpServers;
 import io.jenkins.plugins.copilotautopilot.core.command.SessionTask;
+import io.jenkins.plugins.copilotautopilot.core.plan.PlanDraft;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionPlan;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.plan.Setting;
@@ -71,7 +72,7 @@ public final class TaskSpec {
         return this;
     }
 
-    /** As a build of a change request whose author is not trusted ({@link SessionPlan#restrictedForUntrusted()}). */
+    /** As a build of a change request whose author is not trusted ({@link PlanDraft#restrictForUntrusted()}). */
     public TaskSpec untrusted() {
         this.untrusted = true;
         return this;
@@ -85,7 +86,12 @@ public final class TaskSpec {
     /** The plan; a problem with the settings is thrown. */
     public SessionPlan plan() {
         SessionPlan plan = SessionPlan.of(values);
-        return untrusted ? plan.restrictedForUntrusted().plan() : plan;
+        if (!untrusted) {
+            return plan;
+        }
+        PlanDraft draft = new PlanDraft(plan);
+        draft.restrictForUntrusted();
+        return draft.make();
     }
 
     /** What is wrong with the settings, the step's parameter names in the messages. */
