@@ -62,8 +62,8 @@ class PersistedFormsTest {
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
         assertNotNull(action, "the session record in build.xml");
         SessionRecord session = action.getSessions().get(0);
-        assertEquals("COMPLETED", session.getOutcome());
-        assertEquals(RecordedSessions.CAPTURED_SUMMARY, session.getSummary());
+        assertEquals("COMPLETED", session.getEnding().getOutcome());
+        assertEquals(RecordedSessions.CAPTURED_SUMMARY, session.getEnding().getSummary());
         String page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/").getWebResponse().getContentAsString();
         assertThat("the page reads the recorded journal", page, containsString("hello-from-fake-model"));
     }
@@ -98,7 +98,7 @@ class PersistedFormsTest {
         j.assertLogContains("is gone (was the workspace deleted?)", b);
         j.assertBuildStatus(Result.FAILURE, b);
         SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-        assertEquals("FAILED", session.getOutcome());
+        assertEquals("FAILED", session.getEnding().getOutcome());
         assertThat("the journal up to the checkpoint is kept", j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/")
                 .getWebResponse().getContentAsString(), containsString("Review the change"));
     }
