@@ -185,7 +185,7 @@ class ApprovalStepTest {
             ApprovalRecord record = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getApprovals().get(0);
             assertEquals("DENIED", record.getVerdict());
             assertEquals("alice", record.getBy());
-            assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getDeniedToolCalls());
+            assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getActivity().getDeniedToolCalls());
         }
     }
 

@@ -54,7 +54,7 @@ class CopilotAutopilotBuilderTest {
         j.assertLogContains("[copilot] Turn 2", b);
         j.assertLogContains("[copilot] Summary: Created hello.txt containing 'hello-from-fake-model'.", b);
         j.assertLogNotContains(TestCredentials.TOKEN, b);
-        assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+        assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
     }
 
     @Test

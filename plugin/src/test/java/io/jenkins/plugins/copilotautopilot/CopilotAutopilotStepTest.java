@@ -91,8 +91,8 @@ class CopilotAutopilotStepTest {
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
         assertEquals(1, action.getSessions().size());
         SessionRecord session = action.getSessions().get(0);
-        assertEquals("COMPLETED", session.getOutcome());
-        assertEquals(2, session.getTurns());
+        assertEquals("COMPLETED", session.getEnding().getOutcome());
+        assertEquals(2, session.getActivity().getTurns());
         File journal = new File(new File(b.getRootDir(), SessionFiles.FOLDER), session.getJournalFile());
         assertTrue(journal.getName().endsWith(".jsonl.gz"), "a finished journal is kept compressed");
         List<String> lines = journalText(journal).lines().toList();
@@ -134,8 +134,8 @@ class CopilotAutopilotStepTest {
         j.assertLogContains("[copilot] BLOCKED: The agent called task_complete saying it is blocked after 2 turns.", b);
         j.assertLogContains("got BLOCKED blocker=missing_access: No write access to <b>the registry</b>.", b);
         SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-        assertEquals("BLOCKED", session.getOutcome());
-        assertEquals("missing_access: No write access to <b>the registry</b>.", session.getBlocker());
+        assertEquals("BLOCKED", session.getEnding().getOutcome());
+        assertEquals("missing_access: No write access to <b>the registry</b>.", session.getEnding().getBlocker());
 
         WorkflowRun byDefault = build(Result.FAILURE, pipeline("node { " + step(cli, "") + " }"));
         j.assertLogContains("Copilot autopilot BLOCKED: The agent called task_complete saying it is blocked", byDefault);

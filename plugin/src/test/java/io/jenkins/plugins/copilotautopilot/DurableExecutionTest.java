@@ -95,7 +95,7 @@ class DurableExecutionTest {
         j.assertLogContains("[copilot] ABORTED: Aborted while waiting for the model in turn 1; the Copilot CLI was stopped.", b);
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
         assertNotNull(action);
-        assertEquals("ABORTED", action.getSessions().get(0).getOutcome());
+        assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
         assertThat(Files.readString(b.getRootDir().toPath().resolve("build.xml")), containsString("ABORTED"));
     }
 
@@ -120,11 +120,11 @@ class DurableExecutionTest {
         j.assertLogNotContains("ClosedByInterruptException", b);
         j.assertLogContains("[copilot] ABORTED:", b);
         assertThat(ProcessTable.survivorsOf(runId), is(empty()));
-        assertEquals("ABORTED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+        assertEquals("ABORTED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
         // saved: the record is there after the build is loaded again from disk
         j.jenkins.reload();
         FreeStyleBuild reloaded = j.jenkins.getItemByFullName(project.getFullName(), FreeStyleProject.class).getBuildByNumber(b.getNumber());
-        assertEquals("ABORTED", reloaded.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+        assertEquals("ABORTED", reloaded.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
     }
 
     @Test

@@ -167,14 +167,14 @@ class GithubServiceStepTest {
                     "the CLI ran on the agent");
 
             SessionRecord record = session(b);
-            assertEquals(5.0, record.getAiCredits());
-            assertEquals("complete", record.getAiCreditsStatus());
-            assertNull(record.getFailure());
+            assertEquals(5.0, record.getUsage().getAiCredits());
+            assertEquals("complete", record.getUsage().getAiCreditsStatus());
+            assertNull(record.getEnding().getFailure());
             JsonNode rest = restSession(b);
-            assertEquals(5.0, rest.path("aiCredits").asDouble(), rest.toString());
-            assertEquals("complete", rest.path("aiCreditsStatus").asText());
-            assertEquals("COMPLETED", rest.path("outcome").asText());
-            assertTrue(rest.path("failure").isNull() || rest.path("failure").isMissingNode(), rest.toString());
+            assertEquals(5.0, rest.path("usage").path("aiCredits").asDouble(), rest.toString());
+            assertEquals("complete", rest.path("usage").path("aiCreditsStatus").asText());
+            assertEquals("COMPLETED", rest.path("ending").path("outcome").asText());
+            assertTrue(rest.path("ending").path("failure").isNull() || rest.path("ending").path("failure").isMissingNode(), rest.toString());
             assertEquals("5", sessionPageRow(b, "AI credits"));
 
             String csv = j.createWebClient().goTo("manage/copilot-usage/export?format=csv", "text/csv").getWebResponse().getContentAsString();
@@ -193,8 +193,8 @@ class GithubServiceStepTest {
 
             j.assertLogContains("[copilot] OVER_BUDGET: ", b);
             j.assertLogContains(", limit 25 (maxAiCredits)", b);
-            assertEquals("OVER_BUDGET", session(b).getOutcome());
-            assertThat(session(b).getAiCredits(), greaterThanOrEqualTo(30.0));
+            assertEquals("OVER_BUDGET", session(b).getEnding().getOutcome());
+            assertThat(session(b).getUsage().getAiCredits(), greaterThanOrEqualTo(30.0));
             assertThat("stopped soon after the limit, not at the continuation cap", github.modelCalls().size(), lessThan(10));
         }
 
@@ -231,8 +231,8 @@ class GithubServiceStepTest {
             assertThat(linesContaining(b, "| premium requests: 1 | AI credits: 2.5 |"), hasSize(1));
             j.assertLogNotContains(GithubStandIn.TOKEN, b);
             assertEquals("hi-from-the-model\n", freestyle.getWorkspaceFor(p).child("hi.txt").readToString());
-            assertEquals(2.5, session(b).getAiCredits());
-            assertEquals(2.5, restSession(b).path("aiCredits").asDouble());
+            assertEquals(2.5, session(b).getUsage().getAiCredits());
+            assertEquals(2.5, restSession(b).path("usage").path("aiCredits").asDouble());
             assertEquals("2.5", sessionPageRow(b, "AI credits"));
             assertThat(UsageTesting.export(), containsString(",freestyle," + GithubStandIn.MODEL + ",2.5,"));
         }
@@ -247,16 +247,16 @@ class GithubServiceStepTest {
         assertThat(String.join("\n", lines(b)), failures, hasSize(1));
         assertThat(failures.get(0), startsWith("[copilot] Failure: " + kind + " ("));
         assertThat(failures.get(0), containsString(line));
-        assertEquals(kind, session(b).getFailure().getKind());
-        assertEquals(kind, restSession(b).path("failure").path("kind").asText());
-        assertEquals(retryable, restSession(b).path("failure").path("retryable").asBoolean());
+        assertEquals(kind, session(b).getEnding().getFailure().getKind());
+        assertEquals(kind, restSession(b).path("ending").path("failure").path("kind").asText());
+        assertEquals(retryable, restSession(b).path("ending").path("failure").path("retryable").asBoolean());
         String page = j.createWebClient().withJavaScriptEnabled(false).goTo(b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/")
                 .asNormalizedText();
         assertThat("the session page says it too", page, containsString(kind + (retryable ? " (worth retrying later)" : "") + ": "
-                + session(b).getFailure().getAction()));
+                + session(b).getEnding().getFailure().getAction()));
         String buildPage = j.createWebClient().withJavaScriptEnabled(false).goTo(b.getUrl()).asNormalizedText();
         assertThat("the build's summary says it too", buildPage, containsString(kind + (retryable ? " (worth retrying later)" : "")
-                + ": " + session(b).getFailure().getAction()));
+                + ": " + session(b).getEnding().getFailure().getAction()));
         j.assertLogNotContains(GithubStandIn.TOKEN, b);
         return b;
     }
@@ -266,8 +266,8 @@ class GithubServiceStepTest {
         try (GithubStandIn github = standIn().paymentRequired("quota_exceeded")) {
             WorkflowRun b = refused("quota", github, "", "QUOTA_EXHAUSTED", false, "(quota_exceeded, HTTP 402, retrying will not help):"
                     + " The account's Copilot allowance or spending limit is used up (quota_exceeded): raise the budget on GitHub");
-            assertEquals("quota_exceeded", session(b).getFailure().getErrorCode());
-            assertEquals(402, restSession(b).path("failure").path("statusCode").asInt());
+            assertEquals("quota_exceeded", session(b).getEnding().getFailure().getErrorCode());
+            assertEquals(402, restSession(b).path("ending").path("failure").path("statusCode").asInt());
             assertThat("no retry of a 402", github.modelCalls(), hasSize(1));
         }
         try (GithubStandIn github = standIn().modelsForbidden()) {
@@ -332,8 +332,8 @@ class GithubServiceStepTest {
             assertThat("each tool once: nothing lost or repeated", linesContaining(b, "> bash: " + WRITE), hasSize(1));
             assertThat(lines(b).stream().filter("[copilot]   Task complete: Wrote hi.txt."::equals).toList(), hasSize(1));
             j.assertLogContains("outcome=COMPLETED kind=null ", b);
-            assertEquals("COMPLETED", session(b).getOutcome());
-            assertNull(session(b).getFailure());
+            assertEquals("COMPLETED", session(b).getEnding().getOutcome());
+            assertNull(session(b).getEnding().getFailure());
             assertEquals("hi-from-the-model\n", agent.getWorkspaceFor(b.getParent()).child("hi.txt").readToString());
             List<GithubStandIn.Request> calls = github.modelCalls();
             assertEquals(calls.get(0).header("x-client-session-id"), calls.get(calls.size() - 1).header("x-client-session-id"),
@@ -360,9 +360,9 @@ class GithubServiceStepTest {
             j.assertLogContains("outcome=INCOMPLETE kind=null retryable=null", b);
             j.assertLogContains("policyDenied=1", b);
             SessionRecord record = session(b);
-            assertEquals("INCOMPLETE", record.getOutcome());
-            assertEquals(1, record.getPolicyDeniedToolCalls());
-            assertEquals(1, restSession(b).path("policyDeniedToolCalls").asInt());
+            assertEquals("INCOMPLETE", record.getEnding().getOutcome());
+            assertEquals(1, record.getActivity().getPolicyDeniedToolCalls());
+            assertEquals(1, restSession(b).path("activity").path("policyDeniedToolCalls").asInt());
             assertThat("the write was denied", agent.getWorkspaceFor(b.getParent()).child("hi.txt").exists(), is(false));
         }
     }

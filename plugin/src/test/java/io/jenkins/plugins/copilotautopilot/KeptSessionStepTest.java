@@ -67,8 +67,8 @@ class KeptSessionStepTest {
             String firstOfBuild2 = model.requests().get(before).toString();
             assertThat(firstOfBuild2, containsString("PAPAYA-7"));
             assertThat(firstOfBuild2, containsString("Which code word did I give you?"));
-            assertEquals(b1.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getSessionId(),
-                    b2.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getSessionId(), "the same CLI session");
+            assertEquals(b1.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getSessionId(),
+                    b2.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getSessionId(), "the same CLI session");
 
             // no page serves the kept state
             JenkinsRule.WebClient web = j.createWebClient().withThrowExceptionOnFailingStatusCode(false);

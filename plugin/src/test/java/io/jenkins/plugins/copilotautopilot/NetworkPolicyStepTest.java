@@ -53,8 +53,8 @@ class NetworkPolicyStepTest {
                 j.assertLogContains("[copilot] Network: 1 tool call denied for a URL: " + origin, b);
                 j.assertLogContains("deniedFetches=1 deniedUrls=[" + origin + "]", b);
                 SessionRecord s = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-                assertEquals(1, s.getDeniedFetches());
-                assertThat(s.getDeniedUrls(), contains(origin));
+                assertEquals(1, s.getActivity().getDeniedFetches());
+                assertThat(s.getActivity().getDeniedUrls(), contains(origin));
                 HtmlPage page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME);
                 assertThat(page.asNormalizedText(), containsString("1 tool call denied for a URL: " + origin));
             }

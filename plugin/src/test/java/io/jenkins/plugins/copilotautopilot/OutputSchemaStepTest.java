@@ -73,7 +73,7 @@ class OutputSchemaStepTest {
             assertThat(model.requests().toString(), containsString("does not follow the JSON Schema of the task"));
 
             SessionRecord s = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-            assertEquals(2, s.getOutputRounds());
+            assertEquals(2, s.getAnswer().getRounds());
             HtmlPage page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME);
             assertThat(page.asNormalizedText(), containsString("Answer, following the schema in round 2"));
             assertThat(page.asNormalizedText(), containsString("<script>alert(1)</script>"));
@@ -83,8 +83,9 @@ class OutputSchemaStepTest {
             String build = j.createWebClient().getPage(b).getWebResponse().getContentAsString();
             assertThat(build, not(containsString("<script>alert(1)")));
             assertThat(build, not(containsString("<img src=x")));
-            var api = j.createWebClient().goTo(b.getUrl() + "api/json?depth=2", "application/json").getWebResponse();
-            assertThat(api.getContentAsString(), containsString("\"outputRounds\":2"));
+            var rest = RestSessions.of(j.createWebClient(), b).path(0).path("answer");
+            assertEquals(2, rest.path("rounds").asInt(), rest.toString());
+            assertThat(rest.path("output").asText(), containsString("<script>alert(1)</script>"));
         }
     }
 

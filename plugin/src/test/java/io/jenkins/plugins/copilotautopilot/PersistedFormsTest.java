@@ -8,8 +8,14 @@ import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
@@ -32,6 +38,8 @@ import org.jvnet.hudson.test.junit.jupiter.WithLocalData;
  */
 @WithJenkins
 class PersistedFormsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @Test
     @WithLocalData("home")
     void theGlobalDefaultsLoad(JenkinsRule j) {
@@ -62,10 +70,83 @@ class PersistedFormsTest {
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
         assertNotNull(action, "the session record in build.xml");
         SessionRecord session = action.getSessions().get(0);
-        assertEquals("COMPLETED", session.getOutcome());
-        assertEquals(RecordedSessions.CAPTURED_SUMMARY, session.getSummary());
+        assertEquals("COMPLETED", session.getEnding().getOutcome());
+        assertEquals(RecordedSessions.CAPTURED_SUMMARY, session.getEnding().getSummary());
+        assertEquals(2, session.getActivity().getTurns());
+        assertEquals(2, session.getActivity().getToolCalls());
+        assertEquals(0, session.getActivity().getPolicyDeniedToolCalls(), "a field this record was saved without");
+        assertEquals("fake-model", session.getEnding().getModel());
+        assertEquals(1135L, session.getEnding().getDurationMillis());
+        assertEquals(Double.valueOf(0.0), session.getUsage().getPremiumRequests());
+        assertNull(session.getUsage().getAiCreditsStatus(), "a field this record was saved without");
+        assertEquals(1, session.getWarnings().size());
         String page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/").getWebResponse().getContentAsString();
         assertThat("the page reads the recorded journal", page, containsString("hello-from-fake-model"));
+    }
+
+    /** The first session of {@code flatRecords}, every field of the flat form set, as the REST API nests it now. */
+    private static final String EVERY_FIELD = """
+            {"invocationId": "build-step-1", "label": null, "approvals": [], "warnings": ["WARNING: w"],
+             "ending": {"outcome": "FAILED", "reason": "Why.", "summary": "Summary.", "blocker": "Blocker.",
+                        "failure": {"kind": "RATE_LIMITED", "errorCode": "rate_limit", "statusCode": 429, "retryable": true,
+                                    "action": "Wait."},
+                        "exitCode": 1, "durationMillis": 61000, "sessionId": "sid-1", "model": "gpt-x"},
+             "activity": {"turns": 3, "toolCalls": 4, "failedToolCalls": 1, "deniedToolCalls": 2, "policyDeniedToolCalls": 1,
+                          "deniedFetches": 1, "deniedUrls": ["https://x.example/"], "nudges": 5},
+             "usage": {"premiumRequests": 2.0, "aiCredits": 3.5, "aiCreditsStatus": "partial", "inputTokens": 1000,
+                       "outputTokens": 200, "cacheReadTokens": 50},
+             "changes": {"linesAdded": 7, "linesRemoved": 8, "filesModified": 1,
+                         "files": [{"path": "a.txt", "status": "modified", "linesAdded": 7, "linesRemoved": 8}]},
+             "verification": {"verified": false, "rounds": 2, "exitCode": 3},
+             "answer": {"output": "{\\n  \\"v\\" : 1\\n}", "rounds": 1,
+                        "findings": [{"path": "a.txt", "line": 1, "endLine": 2, "severity": "high", "message": "Bad.", "rule": "r1"}]}}
+            """;
+
+    /**
+     * A build saved before the result's parts: its records are flat, one field per number and text
+     * ({@code PersistedFormsTest/flatRecords}: the first with every field that form had, the second as a still older
+     * version left it). They load into the parts, the pages and the REST API show their numbers, and the build saves
+     * them in the parts' form.
+     */
+    @Test
+    @WithLocalData("flatRecords")
+    void sessionsSavedInTheFlatFormShowTheirNumbers(JenkinsRule j) throws Exception {
+        FreeStyleBuild b = j.jenkins.getItemByFullName("flat", FreeStyleProject.class).getBuildByNumber(1);
+        JenkinsRule.WebClient wc = j.createWebClient();
+        JsonNode sessions = RestSessions.of(wc, b);
+        assertEquals(JSON.readTree(EVERY_FIELD), sessions.path(0));
+        JsonNode older = sessions.path(1);
+        assertEquals("Older.", older.path("ending").path("summary").asText(), older.toString());
+        assertEquals(2, older.path("activity").path("toolCalls").asInt());
+        assertEquals(0, older.path("activity").path("policyDeniedToolCalls").asInt());
+        assertEquals(340, older.path("usage").path("inputTokens").asInt() + older.path("usage").path("outputTokens").asInt());
+        assertTrue(older.path("usage").path("aiCredits").isNull(), "no AI credits in a record of before them: unknown, not 0");
+        assertTrue(older.path("verification").path("verified").isNull());
+        assertEquals(List.of(), older.path("changes").path("files").findValuesAsText("path"));
+
+        String summary = wc.getPage(b).querySelector(".copilot-autopilot-summary").asNormalizedText();
+        assertThat(summary, containsString("FAILED: Why."));
+        assertThat(summary, containsString("3 turns, 4 tool calls (1 failed, 2 denied), premium requests: 2, "));
+        assertThat(summary, containsString("AI credits: at least 3.5"));
+        assertThat(summary, containsString("Tokens: 1,000 in / 200 out"));
+        assertThat(summary, containsString("Changes: +7 -8 lines in 1 file"));
+        assertThat(summary, containsString("1 turn, 2 tool calls (0 failed, 0 denied), premium requests: 1, "));
+        assertThat(summary, containsString("Tokens: 300 in / 40 out"));
+        String page = wc.getPage(b, CopilotAutopilotRunAction.URL_NAME + "/").asNormalizedText();
+        for (String shown : List.of("Blocked by: Blocker.", "RATE_LIMITED (worth retrying later): Wait.", "WARNING: w",
+                "Answer, following the schema in round 1", "1 review finding", "Bad.", "not passed after 2 rounds (last exit code: 3)",
+                "1 tool call denied for a URL: https://x.example/", "gpt-x", "sid-1", "+7 -8 lines in 1 file", "Older.")) {
+            assertThat(page, containsString(shown));
+        }
+
+        b.save();
+        String xml = java.nio.file.Files.readString(b.getRootDir().toPath().resolve("build.xml"));
+        assertThat("saved in the parts' form", xml, containsString("<verification>"));
+        assertThat("and in no other", xml, not(containsString("<verifyRounds>")));
+        assertThat(xml, not(containsString("<changedFiles>")));
+        j.jenkins.reload();
+        FreeStyleBuild reloaded = j.jenkins.getItemByFullName("flat", FreeStyleProject.class).getBuildByNumber(1);
+        assertEquals(JSON.readTree(EVERY_FIELD), RestSessions.of(wc, reloaded).path(0));
     }
 
     @Test
@@ -98,7 +179,7 @@ class PersistedFormsTest {
         j.assertLogContains("is gone (was the workspace deleted?)", b);
         j.assertBuildStatus(Result.FAILURE, b);
         SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-        assertEquals("FAILED", session.getOutcome());
+        assertEquals("FAILED", session.getEnding().getOutcome());
         assertThat("the journal up to the checkpoint is kept", j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/")
                 .getWebResponse().getContentAsString(), containsString("Review the change"));
     }

@@ -102,7 +102,7 @@ class ReadmeQuickStartTest {
             assertEquals("exports.add = (a, b) => a + b;\n",
                     j.jenkins.getWorkspaceFor(job).child("src/math.js").readToString(), "the agent fixed the code");
             assertThat(j.jenkins.getWorkspaceFor(job).child("test/math.test.js").readToString(), containsString("add(2, 3), 5"));
-            assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+            assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
         }
     }
 

@@ -162,11 +162,16 @@ class SecurityTest {
         assertThat(reader.goTo(b.getUrl()).getBody().getTextContent(), not(containsString("hello-from-fake-model")));
         assertThat(reader.goTo(b.getUrl() + "api/json?depth=2", "application/json").getWebResponse().getContentAsString(),
                 not(containsString("hello-from-fake-model")));
+        var shown = RestSessions.of(reader, b).path(0);
+        assertEquals("COMPLETED", shown.path("ending").path("outcome").asText(), shown.toString());
+        assertTrue(shown.path("ending").path("summary").isNull(), "the REST API has the outline but not the summary: " + shown);
 
         JenkinsRule.WebClient worker = j.createWebClient().login("worker");
         String full = worker.goTo(page).getBody().getTextContent();
         assertThat(full, containsString("from-the-workspace"));
         assertThat(full, containsString("Created hello.txt containing 'hello-from-fake-model'."));
+        assertEquals("Created hello.txt containing 'hello-from-fake-model'.",
+                RestSessions.of(worker, b).path(0).path("ending").path("summary").asText());
     }
 
     @Test
@@ -185,8 +190,7 @@ class SecurityTest {
             assertThat(url, page.getBody().getTextContent(), containsString("<img src=x id=blocker-markup> needs the release key"));
             assertThat(url, page.getElementById("blocker-markup"), org.hamcrest.Matchers.nullValue());
         }
-        assertThat(reader.goTo(b.getUrl() + "api/json?depth=2", "application/json").getWebResponse().getContentAsString(),
-                containsString("needs the release key"));
+        assertThat(RestSessions.of(reader, b).path(0).path("ending").path("blocker").asText(), containsString("needs the release key"));
 
         for (String url : new String[] {hidden.getUrl(), hidden.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/"}) {
             String text = reader.goTo(url).getBody().getTextContent();
@@ -195,6 +199,7 @@ class SecurityTest {
         }
         assertThat(reader.goTo(hidden.getUrl() + "api/json?depth=2", "application/json").getWebResponse().getContentAsString(),
                 not(containsString("release key")));
+        assertEquals("BLOCKED", RestSessions.of(reader, hidden).path(0).path("ending").path("outcome").asText());
         assertThat(j.createWebClient().login("worker").goTo(hidden.getUrl()).getBody().getTextContent(),
                 containsString("needs the release key"));
     }

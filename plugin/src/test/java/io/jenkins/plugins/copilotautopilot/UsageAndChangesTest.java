@@ -75,9 +75,9 @@ class UsageAndChangesTest {
         j.assertLogContains("tokens=1200/30 files=[" + HOSTILE_NAME + ":added:1, hello.txt:added:1] added=2 modified=2", b);
 
         SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-        assertEquals(1200L, session.getInputTokens());
+        assertEquals(1200L, session.getUsage().getInputTokens());
         assertEquals(List.of("<img src=x onerror=alert(1)>.txt", "hello.txt"),
-                session.getChangedFiles().stream().map(ChangedFileRecord::getPath).sorted().toList());
+                session.getChanges().getFiles().stream().map(ChangedFileRecord::getPath).sorted().toList());
 
         JenkinsRule.WebClient wc = j.createWebClient();
         HtmlPage buildPage = wc.getPage(b);
@@ -129,7 +129,7 @@ class UsageAndChangesTest {
         j.assertLogNotContains("not reached", b);
         j.assertLogNotContains("[copilot] Turn 2", b);
         SessionRecord session = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-        assertEquals("OVER_BUDGET", session.getOutcome());
+        assertEquals("OVER_BUDGET", session.getEnding().getOutcome());
     }
 
     @Test
@@ -145,7 +145,7 @@ class UsageAndChangesTest {
         FreeStyleBuild b = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));
 
         j.assertLogContains("limit 10,000", b);
-        assertEquals("OVER_BUDGET", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+        assertEquals("OVER_BUDGET", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
         assertThat(JenkinsRule.getLog(b), not(containsString("[copilot] Turn 2")));
     }
 }

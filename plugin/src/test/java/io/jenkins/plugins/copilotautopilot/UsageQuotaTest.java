@@ -80,7 +80,7 @@ class UsageQuotaTest {
             // the CLI hands its usage records over in batches: on a busy machine several turns' at once
             long spent = Long.parseLong(stop.group(1).replace(",", ""));
             assertThat(spent >= 15_300 && spent % 5_100 == 0, is(true));
-            assertEquals("OVER_BUDGET", first.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getOutcome());
+            assertEquals("OVER_BUDGET", first.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
             int asked = model.requests().size();
 
             WorkflowRun second = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));

@@ -61,7 +61,7 @@ class VerifyStepTest {
             j.assertLogContains("outcome=COMPLETED verified=true verifyRounds=2 verifyExitCode=0", b);
             assertThat(model.requests().toString(), containsString("FAIL: fixed.txt is missing"));
             SessionRecord s = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
-            assertEquals(Boolean.TRUE, s.getVerified());
+            assertEquals(Boolean.TRUE, s.getVerification().getVerified());
             HtmlPage page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME);
             assertThat(page.asNormalizedText(), containsString("passed in round 2"));
             // a turn's heading counts the agent's calls; the check's rounds drawn in it are named apart
@@ -74,7 +74,7 @@ class VerifyStepTest {
             while (m.find()) {
                 counted += Integer.parseInt(m.group(1));
             }
-            assertEquals(s.getToolCalls(), counted, headings);
+            assertEquals(s.getActivity().getToolCalls(), counted, headings);
         }
     }
 

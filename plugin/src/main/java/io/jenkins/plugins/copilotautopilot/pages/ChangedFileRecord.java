@@ -7,7 +7,7 @@ import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
 
 /** A file the agent changed, as a build keeps it in {@code build.xml}: the path (cut when very long) and the counts. */
-@ExportedBean(defaultVisibility = 4)
+@ExportedBean(defaultVisibility = 5) // inside a part of a session: one level deeper, shown with the part
 public final class ChangedFileRecord implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final int MAX_PATH = 500;

@@ -62,16 +62,17 @@ public final class CopilotAutopilotProjectAction implements Action {
             Long tokens = null;
             Double credits = null; // unknown unless a session reported some: never a 0 for "none reported"
             for (SessionRecord s : action.getSessions()) {
-                if (s.getAiCredits() != null) {
-                    credits = (credits == null ? 0 : credits) + s.getAiCredits();
+                ModelUsageRecord usage = s.getUsage();
+                if (usage.getAiCredits() != null) {
+                    credits = (credits == null ? 0 : credits) + usage.getAiCredits();
                 }
-                if (s.getInputTokens() != null) {
-                    tokens = (tokens == null ? 0 : tokens) + s.getInputTokens() + (s.getOutputTokens() == null ? 0 : s.getOutputTokens());
+                if (usage.tokens() != null) {
+                    tokens = (tokens == null ? 0 : tokens) + usage.tokens();
                 }
-                turns += s.getTurns();
-                duration += s.getDurationMillis();
-                if (s.getPremiumRequests() != null) {
-                    premium = (premium == null ? 0 : premium) + s.getPremiumRequests();
+                turns += s.getActivity().getTurns();
+                duration += s.getEnding().getDurationMillis();
+                if (usage.getPremiumRequests() != null) {
+                    premium = (premium == null ? 0 : premium) + usage.getPremiumRequests();
                 }
             }
             points.add(new TrendSvg.Point(run.getDisplayName(), action.getWorstOutcome(), turns, duration, premium, tokens, credits));

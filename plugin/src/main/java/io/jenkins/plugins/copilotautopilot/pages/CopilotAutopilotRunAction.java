@@ -194,7 +194,7 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
     /** The outcome that says most about the build: the worst of its sessions. */
     @Exported
     public String getWorstOutcome() {
-        return Outcomes.worst(getSessions().stream().map(SessionRecord::getOutcome).toList());
+        return Outcomes.worst(getSessions().stream().map(s -> s.getEnding().getOutcome()).toList());
     }
 
     /** CSS class of the worst outcome. */
@@ -210,9 +210,8 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
         }
         List<SessionRecord> all = getSessions();
         if (all.size() == 1) {
-            SessionRecord s = all.get(0);
-            String summary = s.getBlocker() != null ? s.getBlocker() : s.getSummary() == null ? s.getReason() : s.getSummary();
-            return Messages.CopilotAutopilotRunAction_BadgeOne(s.getOutcome(), Texts.truncate(Texts.oneLine(summary), TOOLTIP_SUMMARY));
+            EndingRecord ending = all.get(0).getEnding();
+            return Messages.CopilotAutopilotRunAction_BadgeOne(ending.getOutcome(), Texts.truncate(Texts.oneLine(ending.getGist()), TOOLTIP_SUMMARY));
         }
         return Messages.CopilotAutopilotRunAction_BadgeMany(all.size(), getWorstOutcome());
     }
@@ -224,9 +223,7 @@ public final class CopilotAutopilotRunAction implements RunAction2, BuildBadgeAc
     public String getOutcomeText() {
         List<SessionRecord> all = getSessions();
         if (all.size() == 1) {
-            SessionRecord s = all.get(0);
-            String summary = s.getBlocker() != null ? s.getBlocker() : s.getSummary() == null ? s.getReason() : s.getSummary();
-            return Texts.truncate(Texts.oneLine(summary), TOOLTIP_SUMMARY);
+            return Texts.truncate(Texts.oneLine(all.get(0).getEnding().getGist()), TOOLTIP_SUMMARY);
         }
         return Messages.CopilotAutopilotRunAction_Sessions(all.size());
     }

@@ -10,7 +10,7 @@ import org.kohsuke.stapler.export.ExportedBean;
  * later version may hold a kind this one does not know), the service's code, the HTTP status, whether a retry may help,
  * and what to do.
  */
-@ExportedBean(defaultVisibility = 4)
+@ExportedBean(defaultVisibility = 5) // inside a part of a session: one level deeper, shown with the part
 public final class FailureRecord implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -7,7 +7,7 @@ import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
 
 /** A review finding as a build keeps it in {@code build.xml}: its path (relative to the workspace), lines, severity and words. */
-@ExportedBean(defaultVisibility = 4)
+@ExportedBean(defaultVisibility = 5) // inside a part of a session: one level deeper, shown with the part
 public final class FindingRecord implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final int MAX_PATH = 500;

@@ -21,6 +21,7 @@ import io.jenkins.plugins.copilotautopilot.core.session.AiCredits;
 import io.jenkins.plugins.copilotautopilot.core.session.UsageTotals;
 import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.ModelUsageRecord;
 import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -258,11 +259,12 @@ public final class Usage {
                         CopilotAutopilotRunAction action = run.getAction(CopilotAutopilotRunAction.class);
                         for (SessionRecord s : action == null ? List.<SessionRecord>of() : action.getSessions()) {
                             // the record keeps no end time: the build's start plus the session's time, an upper bound
-                            Instant ended = Instant.ofEpochMilli(run.getStartTimeInMillis() + s.getDurationMillis());
+                            Instant ended = Instant.ofEpochMilli(run.getStartTimeInMillis() + s.getEnding().getDurationMillis());
+                            ModelUsageRecord u = s.getUsage();
                             sessions.add(new UsageLedger.SessionSummary(key(run, s.getInvocationId()), job.getFullName(),
-                                    modelName(s.getModel()), ended, spend(s.getInputTokens(), s.getOutputTokens(), s.getPremiumRequests(), s.getAiCredits(),
-                                            s.getAiCreditsStatus()),
-                                    s.getOutcome()));
+                                    modelName(s.getEnding().getModel()), ended, spend(u.getInputTokens(), u.getOutputTokens(), u.getPremiumRequests(),
+                                            u.getAiCredits(), u.getAiCreditsStatus()),
+                                    s.getEnding().getOutcome()));
                         }
                     } catch (RuntimeException e) {
                         LOGGER.log(Level.WARNING, "the Copilot usage index leaves out the sessions of " + run + ", which cannot be read", e);

@@ -56,16 +56,16 @@ class SessionStorageTest {
         String summary = "a".repeat(9_999) + "\uD83D\uDE00" + "b".repeat(15_000); // an emoji across the limit
         SessionRecord record = RecordedSessions.recordNumbers(build, "build-step-1", Outcome.COMPLETED, summary, 1, 1, 0);
 
-        assertThat(record.getSummary(), startsWith("a".repeat(9_999) + "\u2026 (cut: "));
-        assertThat(record.getSummary(), endsWith("(cut: 15002 characters)"));
-        assertThat(record.getSummary().length(), lessThan(SessionRecord.MAX_TEXT + 40));
+        assertThat(record.getEnding().getSummary(), startsWith("a".repeat(9_999) + "\u2026 (cut: "));
+        assertThat(record.getEnding().getSummary(), endsWith("(cut: 15002 characters)"));
+        assertThat(record.getEnding().getSummary().length(), lessThan(RecordTexts.MAX_TEXT + 40));
         String xml = Files.readString(build.getRootDir().toPath().resolve("build.xml"), StandardCharsets.UTF_8);
         assertThat(xml, not(containsString("b".repeat(100))));
         String stored = xml.substring(xml.indexOf("<summary>") + "<summary>".length(), xml.indexOf("</summary>"));
-        assertThat(stored.length(), lessThan(SessionRecord.MAX_TEXT + 40));
+        assertThat(stored.length(), lessThan(RecordTexts.MAX_TEXT + 40));
         assertThat(stored, endsWith("(cut: 15002 characters)"));
-        assertEquals("short", SessionRecord.cut("short"));
-        assertNull(SessionRecord.cut(null));
+        assertEquals("short", RecordTexts.cut("short"));
+        assertNull(RecordTexts.cut(null));
     }
 
     @Test
@@ -163,10 +163,10 @@ class SessionStorageTest {
         CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
         List<SessionRecord> sessions = action.getSessions();
         assertEquals(2, sessions.size());
-        assertEquals("FINISHED_SOMEHOW", sessions.get(0).getOutcome());
-        assertEquals(Outcomes.UNKNOWN_CLASS, sessions.get(0).getOutcomeClass());
-        assertNull(sessions.get(1).getOutcome());
-        assertNull(sessions.get(1).getSummary());
+        assertEquals("FINISHED_SOMEHOW", sessions.get(0).getEnding().getOutcome());
+        assertEquals(Outcomes.UNKNOWN_CLASS, sessions.get(0).getEnding().getOutcomeClass());
+        assertNull(sessions.get(1).getEnding().getOutcome());
+        assertNull(sessions.get(1).getEnding().getSummary());
         assertNull(sessions.get(1).getInvocationId());
         assertEquals("FINISHED_SOMEHOW", action.getWorstOutcome());
         assertEquals(Outcomes.ACTION_ICON, action.getBadgeIcon());
