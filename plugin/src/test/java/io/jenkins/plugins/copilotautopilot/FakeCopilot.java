@@ -20,6 +20,7 @@ final class FakeCopilot {
     private final StringBuilder before = new StringBuilder();
     private String hangMarker;
     private String pauseSeconds;
+    private Path gate;
     private String summary;
     private String blocker;
     private final StringBuilder afterFirstTurn = new StringBuilder();
@@ -59,6 +60,15 @@ final class FakeCopilot {
     /** After the first turn starts, waits {@code seconds} (as a model or a tool would), then goes on. */
     FakeCopilot pausingAfterTheFirstTurn(String seconds) {
         this.pauseSeconds = seconds;
+        return this;
+    }
+
+    /**
+     * After the first turn starts, waits until the test creates {@code file} (at most two minutes), then goes on: a
+     * session that holds on for as long as the test needs, whatever the machine's speed.
+     */
+    FakeCopilot pausingAfterTheFirstTurnUntil(Path file) {
+        this.gate = file;
         return this;
     }
 
@@ -165,7 +175,7 @@ final class FakeCopilot {
                     .append("ls '").append(runs.resolve("running")).append("' | wc -l | tr -d ' ' >> '").append(runs.resolve("counts.txt")).append("'\n")
                     .append("printf '%s\\n' \"$JOB_NAME\" >> '").append(runs.resolve("starts.txt")).append("'\n");
         }
-        boolean split = hangMarker != null || pauseSeconds != null || afterFirstTurn.length() > 0;
+        boolean split = hangMarker != null || pauseSeconds != null || gate != null || afterFirstTurn.length() > 0;
         if (split) {
             script.append("head -n 8 '").append(events).append("'\n")
                     .append("sleep 0.3\n") // the follower sees the turn start before what comes next
@@ -177,6 +187,9 @@ final class FakeCopilot {
         }
         if (pauseSeconds != null) {
             script.append("sleep ").append(pauseSeconds).append("\n");
+        }
+        if (gate != null) {
+            script.append("i=0; while [ ! -e '").append(gate).append("' ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n");
         }
         script.append("tail -n +").append(split ? 9 : 1).append(" '").append(events).append("'")
                 .append(" | while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done\n");

@@ -102,11 +102,13 @@ class SessionsPerCredentialTest {
     void tenBuildsWithACapOfThreeNeverRunMoreThanThreeSessionsAndAllComplete() throws Exception {
         QuotaConfiguration.get().setSessionsPerCredential(3);
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("3").countingRunsIn(runs).write();
+        Path go = tmp.resolve("go");
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(go).countingRunsIn(runs).write();
         List<WorkflowRun> builds = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             builds.add(startAndClaim(job(null, "app" + i, cli)));
         }
+        Files.createFile(go); // the three that hold a slot go on once all ten have claimed theirs
         for (WorkflowRun b : builds) {
             j.assertBuildStatusSuccess(j.waitForCompletion(b));
             j.assertLogContains("[copilot] COMPLETED", b);
@@ -126,12 +128,14 @@ class SessionsPerCredentialTest {
     void waitersStartInTheOrderTheyCame() throws Exception {
         QuotaConfiguration.get().setSessionsPerCredential(1);
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("1").countingRunsIn(runs).write();
+        Path go = tmp.resolve("go");
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(go).countingRunsIn(runs).write();
         List<WorkflowRun> builds = new ArrayList<>();
         for (String name : List.of("first", "second", "third", "fourth", "fifth")) {
             builds.add(startAndClaim(job(null, name, cli)));
         }
         assertEquals(List.of("#1 of second", "#1 of third", "#1 of fourth", "#1 of fifth"), CredentialSlots.get().waiters());
+        Files.createFile(go);
         for (WorkflowRun b : builds) {
             j.assertBuildStatusSuccess(j.waitForCompletion(b));
         }
@@ -143,7 +147,8 @@ class SessionsPerCredentialTest {
     void aBuildAbortedWhileItWaitsLeavesTheQueueAtOnce() throws Exception {
         QuotaConfiguration.get().setSessionsPerCredential(1);
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("6").countingRunsIn(runs).write();
+        Path go = tmp.resolve("go");
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(go).countingRunsIn(runs).write();
         WorkflowRun holder = startAndClaim(job(null, "holder", cli));
         WorkflowRun aborted = startAndClaim(job(null, "aborted", cli));
         WorkflowRun next = startAndClaim(job(null, "next", cli));
@@ -154,6 +159,7 @@ class SessionsPerCredentialTest {
         j.assertLogContains("[copilot] Stopped while waiting for a session slot of credential 'copilot-token': the step left the queue.", aborted);
         assertEquals(List.of("#1 of next"), CredentialSlots.get().waiters(), "out of the queue before the holder ended");
         assertTrue(holder.isBuilding(), "the holder still runs");
+        Files.createFile(go);
 
         j.assertBuildStatusSuccess(j.waitForCompletion(holder));
         j.assertBuildStatusSuccess(j.waitForCompletion(next));
@@ -169,7 +175,8 @@ class SessionsPerCredentialTest {
         cap.setSessionsPerCredential(1);
         team.getProperties().add(cap);
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("3").countingRunsIn(runs).write();
+        Path go = tmp.resolve("go");
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(go).countingRunsIn(runs).write();
 
         WorkflowRun a = startAndClaim(job(team, "a", cli));
         WorkflowRun b = startAndClaim(job(team, "b", cli));
@@ -177,6 +184,7 @@ class SessionsPerCredentialTest {
         j.waitForMessage("[copilot] Waiting for a session slot of credential 'copilot-token' (1 of 1 running in folder team: #1 of team/a)", b);
         assertEquals(List.of("#1 of team/b"), CredentialSlots.get().waiters(), "the job outside the folder does not wait");
         assertTrue(CredentialSlots.get().holders().contains("#1 of outside"));
+        Files.createFile(go);
 
         for (WorkflowRun r : List.of(a, b, outside)) {
             j.assertBuildStatusSuccess(j.waitForCompletion(r));
@@ -189,7 +197,8 @@ class SessionsPerCredentialTest {
     void aFreestyleBuildWaitsOnItsExecutorAndAnAbortEndsTheWait() throws Exception {
         QuotaConfiguration.get().setSessionsPerCredential(1);
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("3").countingRunsIn(runs).write();
+        Path go = tmp.resolve("go");
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(go).countingRunsIn(runs).write();
         WorkflowRun holder = startAndClaim(job(null, "holder", cli));
 
         FreeStyleProject waits = freestyle("waits", cli);
@@ -201,6 +210,7 @@ class SessionsPerCredentialTest {
         a.getExecutor().interrupt();
         j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(a));
         j.assertLogContains("[copilot] Stopped while waiting for a session slot of credential 'copilot-token': the step left the queue.", a);
+        Files.createFile(go);
 
         j.assertBuildStatusSuccess(j.waitForCompletion(holder));
         j.assertBuildStatusSuccess(j.waitForCompletion(w));
