@@ -22,7 +22,7 @@ class CallWordsTest {
 
     @Test
     void callsAStopCutShortAreCountedApart() {
-        CopilotAutopilotRunAction action = new CopilotAutopilotRunAction();
+        SessionPageText action = new CopilotAutopilotRunAction().getText();
         SessionReport cut = reportWith(new ToolCallReport("bash", "sleep 60", ToolStatus.INTERRUPTED, T0, 4_200, null, null),
                 new ToolCallReport("view", "a", ToolStatus.SUCCEEDED, T0, 10, null, null));
         assertEquals("2 (0 failed, 1 interrupted, 0 denied)", action.callsText(2, 0, 0, cut));
@@ -32,7 +32,7 @@ class CallWordsTest {
 
     @Test
     void aCallThatWaitedForApprovalSaysHowLongItWaitedAndHowLongItRan() {
-        CopilotAutopilotRunAction action = new CopilotAutopilotRunAction();
+        SessionPageText action = new CopilotAutopilotRunAction().getText();
         ToolCallReport approved = new ToolCallReport("bash", "touch x", ToolStatus.SUCCEEDED, T0, 25_100, null, null, "APPROVED", 25_000);
         assertEquals("approved after 25s waiting for approval; succeeded in 100 ms", action.callStatus(approved));
         ToolCallReport waiting = new ToolCallReport("bash", "touch x", ToolStatus.RUNNING, T0, -1, null, null,
