@@ -139,8 +139,10 @@ public final class SessionPreparation {
         SessionTask task = SessionTask.of(prompt).withMcpServers(restricted ? null : mcpServers(resolved));
         GithubTokenSource tokenSource = GithubTokenSource.of(resolved, situation.environment());
         task = withCredentials(task, resolved, tokenSource, resolution.problems().isEmpty());
+        // a session refused already loads no kept session (which says it continues one, and drops one that expired)
+        boolean refusedSoFar = !problems.isEmpty() || taskKnown && !task.problems().isEmpty();
         String session = resolved.get(SessionSettings.SESSION);
-        task = session == null ? task : task.withKeptState(keptState(session));
+        task = session == null || refusedSoFar ? task : task.withKeptState(keptState(session));
         task = withBuildLog(task, resolved);
         if (taskKnown) {
             problems.addAll(0, task.problems()); // the task first, as a user reads the step

@@ -31,12 +31,13 @@ class ArchitectureTest {
     @Test
     void packagesDependDownwardOnly() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String name : new String[] {"files", "text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
+        for (String name : new String[] {"files", "slots", "text", "events", "mask", "plan", "output", "approval", "otel", "quota", "verify", "session", "outcome", "command", "install", "journal",
             "render", "changes", "kept", "launch", "process", "result", "parts", "report", "build", "prepare", "engine", "runner", "demo"}) {
             layers = layers.layer(name).definedBy(CORE + "." + name + "..");
         }
         layers
                 .whereLayer("files").mayNotAccessAnyLayer()
+                .whereLayer("slots").mayNotAccessAnyLayer()
                 .whereLayer("text").mayNotAccessAnyLayer()
                 .whereLayer("events").mayNotAccessAnyLayer()
                 .whereLayer("mask").mayNotAccessAnyLayer()

@@ -106,6 +106,19 @@ class SessionPreparationTest {
     }
 
     @Test
+    void aKeptSessionIsLoadedOnlyForASessionThatIsNotRefused() throws Exception {
+        assertRefused(() -> prepare("x", Map.of("session", "fixes", "maxVerifyRounds", 99), null, false));
+        assertRefused(() -> prepare(" ", Map.of("session", "fixes"), null, false));
+        env.clear();
+        assertRefused(() -> prepare("x", Map.of("session", "fixes"), null, false));
+        assertThat(read).as("loading one says it continues it, and drops one that expired").isEmpty();
+
+        env.put("GITHUB_TOKEN", TOKEN);
+        prepare("x", Map.of("session", "fixes"), null, false);
+        assertThat(read).containsExactly("kept:fixes");
+    }
+
+    @Test
     void theTaskIsFromItsFileOrItsPromptNeverBothAndItsRulesAreCheckedOnce() throws Exception {
         workspace.put("task.md", "Fix the build.");
         SessionPreparation.Prepared fromFile = prepare(null, Map.of("promptFile", "task.md"), null, false);
@@ -222,6 +235,7 @@ class SessionPreparationTest {
 
         @Override
         public byte[] keptState(String name) {
+            read.add("kept:" + name);
             return null;
         }
 
