@@ -231,7 +231,9 @@ class SessionsPerCredentialTest {
     @Test
     void sessionsWithoutAGithubTokenAreNotCapped() throws Exception {
         QuotaConfiguration.get().setSessionsPerCredential(1);
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("2").write();
+        Path runs = tmp.resolve("runs");
+        Path go = tmp.resolve("go");
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(go).countingRunsIn(runs).write();
         String byok = "node { copilotAutopilot prompt: 'Create hello.txt', providerBaseUrl: 'http://127.0.0.1:9', model: 'm', copilotPath: '" + cli + "' }";
         WorkflowJob one = j.createProject(WorkflowJob.class, "one");
         one.setDefinition(new CpsFlowDefinition(byok, true));
@@ -239,6 +241,14 @@ class SessionsPerCredentialTest {
         two.setDefinition(new CpsFlowDefinition(byok, true));
         WorkflowRun b1 = one.scheduleBuild2(0).waitForStart();
         WorkflowRun b2 = two.scheduleBuild2(0).waitForStart();
+        waitFor(() -> {
+            try {
+                return lines(runs.resolve("starts.txt")).size() == 2;
+            } catch (IOException e) {
+                return false;
+            }
+        }, Duration.ofSeconds(60), "both CLIs run at once, over a cap of one");
+        Files.createFile(go);
         j.assertBuildStatusSuccess(j.waitForCompletion(b1));
         j.assertBuildStatusSuccess(j.waitForCompletion(b2));
         j.assertLogNotContains("session slot", b1);
@@ -285,7 +295,8 @@ class SessionsPerCredentialTest {
     void aRaisedCapStartsTheWaitersAtOnce() throws Exception {
         QuotaConfiguration.get().setSessionsPerCredential(1);
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurn("20").countingRunsIn(runs).write();
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(tmp.resolve("never"))
+                .countingRunsIn(runs).write();
         List<WorkflowRun> builds = new ArrayList<>();
         for (int i : IntStream.range(0, 3).toArray()) {
             builds.add(startAndClaim(job(null, "app" + i, cli)));
