@@ -115,12 +115,10 @@ public final class CredentialSlots {
     }
 
     /**
-     * The ticket of a session with these inputs; null for a session without a GitHub token (own model provider only),
-     * which is not limited.
+     * The ticket of a session with this GitHub token; null for a session without one (own model provider only), which
+     * is not limited.
      */
-    public static Ticket ticket(SessionStart.Inputs inputs, Run<?, ?> run, String invocationId) {
-        GithubTokenSource source = inputs.prepared.tokenSource();
-        String token = inputs.prepared.task().githubToken();
+    public static Ticket ticket(GithubTokenSource source, String token, Run<?, ?> run, String invocationId) {
         if (source.isNone() || token == null || token.isBlank()) {
             return null;
         }

@@ -60,7 +60,7 @@ public final class ResumeState implements Serializable {
             implements java.io.Serializable {
     }
 
-    ResumeState(String invocationId, String launchNode, String launchFolder, AgentSession.Location location, long startedAtMillis,
+    public ResumeState(String invocationId, String launchNode, String launchFolder, AgentSession.Location location, long startedAtMillis,
                 SessionPlan plan, SecretSources secrets, String changesPath, boolean propagate) {
         this.invocationId = invocationId;
         this.launchNode = launchNode;
@@ -83,13 +83,13 @@ public final class ResumeState implements Serializable {
     }
 
     /** This state with where the answer's files go. */
-    ResumeState withAnswerPaths(AnswerPaths paths) {
+    public ResumeState withAnswerPaths(AnswerPaths paths) {
         answerPaths = paths;
         return this;
     }
 
     /** This state with the build's trace context ({@code otel}). */
-    ResumeState withTraceParent(String header) {
+    public ResumeState withTraceParent(String header) {
         traceParent = header;
         return this;
     }

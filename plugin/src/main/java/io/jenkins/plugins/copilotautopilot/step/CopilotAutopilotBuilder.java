@@ -2,7 +2,7 @@ package io.jenkins.plugins.copilotautopilot.step;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
-import io.jenkins.plugins.copilotautopilot.session.SessionRecording;
+import io.jenkins.plugins.copilotautopilot.record.SessionRecording;
 
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;

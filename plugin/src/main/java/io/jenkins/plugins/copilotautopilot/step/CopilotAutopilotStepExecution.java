@@ -1,18 +1,18 @@
 package io.jenkins.plugins.copilotautopilot.step;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
-import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.follow.Following;
+import io.jenkins.plugins.copilotautopilot.follow.SessionDriver;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+import io.jenkins.plugins.copilotautopilot.prepare.SessionRequest;
+import io.jenkins.plugins.copilotautopilot.prepare.SessionResume;
+import io.jenkins.plugins.copilotautopilot.prepare.SessionStart;
+import io.jenkins.plugins.copilotautopilot.record.SessionJournal;
+import io.jenkins.plugins.copilotautopilot.record.SessionRecording;
 import io.jenkins.plugins.copilotautopilot.session.CredentialSlots;
-import io.jenkins.plugins.copilotautopilot.session.Following;
 import io.jenkins.plugins.copilotautopilot.session.ResumeState;
-import io.jenkins.plugins.copilotautopilot.session.SessionDriver;
-import io.jenkins.plugins.copilotautopilot.session.SessionJournal;
-import io.jenkins.plugins.copilotautopilot.session.SessionRecording;
-import io.jenkins.plugins.copilotautopilot.session.SessionRequest;
-import io.jenkins.plugins.copilotautopilot.session.SessionResume;
-import io.jenkins.plugins.copilotautopilot.session.SessionStart;
+import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 
 import hudson.AbortException;
 import hudson.EnvVars;
@@ -109,7 +109,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         try {
             SessionRequest request = new SessionRequest(step.getPrompt(), step.settings(), step.isPropagate());
             SessionStart.Inputs inputs = gather(request);
-            CredentialSlots.Ticket ticket = CredentialSlots.ticket(inputs, run(), invocationId);
+            CredentialSlots.Ticket ticket = inputs.ticket(run(), invocationId);
             if (ticket != null) {
                 slot = ticket;
                 d.whenEnded(this::releaseSlot);

@@ -1,14 +1,14 @@
 package io.jenkins.plugins.copilotautopilot.step;
 
 import io.jenkins.plugins.copilotautopilot.Messages;
-import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.follow.SessionDriver;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+import io.jenkins.plugins.copilotautopilot.prepare.SessionRequest;
+import io.jenkins.plugins.copilotautopilot.prepare.SessionStart;
 import io.jenkins.plugins.copilotautopilot.session.CredentialSlots;
 import io.jenkins.plugins.copilotautopilot.session.ResumeState;
-import io.jenkins.plugins.copilotautopilot.session.SessionDriver;
-import io.jenkins.plugins.copilotautopilot.session.SessionRequest;
-import io.jenkins.plugins.copilotautopilot.session.SessionStart;
+import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 
 import hudson.EnvVars;
 import hudson.FilePath;
@@ -64,7 +64,7 @@ final class FreestyleSession implements SessionDriver.Build {
         FreestyleSession build = new FreestyleSession(run, buildStep, launcher, listener);
         SessionStart.Inputs inputs = SessionStart.gather(new SessionRequest(task.getPrompt(), task.settings(), true), run,
                 workspace, env, launcher, listener, sensitiveVariables);
-        CredentialSlots.Ticket ticket = CredentialSlots.ticket(inputs, run, invocationId);
+        CredentialSlots.Ticket ticket = inputs.ticket(run, invocationId);
         if (ticket != null) {
             CredentialSlots.get().await(ticket, listener); // on the build's executor; an abort takes it out of the queue
         }

@@ -1,6 +1,6 @@
 package io.jenkins.plugins.copilotautopilot.step;
 
-import io.jenkins.plugins.copilotautopilot.session.SessionRequest;
+import io.jenkins.plugins.copilotautopilot.prepare.SessionRequest;
 
 import io.jenkins.plugins.copilotautopilot.core.plan.SettingValues;
 import java.io.Serializable;

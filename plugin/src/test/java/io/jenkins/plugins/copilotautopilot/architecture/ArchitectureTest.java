@@ -1,14 +1,14 @@
 package io.jenkins.plugins.copilotautopilot.architecture;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The shape of the plugin, by role: the tool installation and the agent side at the bottom, the build's pages and
@@ -31,6 +31,9 @@ class ArchitectureTest {
                 .layer("trace").definedBy(PLUGIN + ".trace..")
                 .layer("usage").definedBy(PLUGIN + ".usage..")
                 .layer("session").definedBy(PLUGIN + ".session..")
+                .layer("record").definedBy(PLUGIN + ".record..")
+                .layer("follow").definedBy(PLUGIN + ".follow..")
+                .layer("prepare").definedBy(PLUGIN + ".prepare..")
                 .layer("step").definedBy(PLUGIN + ".step..")
                 .whereLayer("tools").mayNotAccessAnyLayer()
                 .whereLayer("agent").mayNotAccessAnyLayer()
@@ -38,8 +41,11 @@ class ArchitectureTest {
                 .whereLayer("checks").mayOnlyAccessLayers("pages")
                 .whereLayer("trace").mayNotAccessAnyLayer()
                 .whereLayer("usage").mayOnlyAccessLayers("pages")
-                .whereLayer("session").mayOnlyAccessLayers("tools", "agent", "pages", "checks", "trace", "usage")
-                .whereLayer("step").mayOnlyAccessLayers("tools", "agent", "pages", "session", "trace")
+                .whereLayer("session").mayOnlyAccessLayers("agent", "usage")
+                .whereLayer("record").mayOnlyAccessLayers("agent", "pages", "trace")
+                .whereLayer("follow").mayOnlyAccessLayers("agent", "pages", "checks", "trace", "usage", "session", "record")
+                .whereLayer("prepare").mayOnlyAccessLayers("tools", "agent", "pages", "checks", "trace", "usage", "session", "record", "follow")
+                .whereLayer("step").mayOnlyAccessLayers("tools", "agent", "pages", "trace", "session", "record", "follow", "prepare")
                 .check(CLASSES);
     }
 
@@ -54,6 +60,14 @@ class ArchitectureTest {
                 .should().haveSimpleName("Messages")
                 .because("every class has a role and the package of it; the root holds the generated Messages only")
                 .check(CLASSES);
+    }
+
+    @Test
+    void testsSitBesideWhatTheyTest() {
+        JavaClasses tests = new ClassFileImporter().withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS).importPackages(PLUGIN);
+        noClasses().should().resideInAPackage(PLUGIN)
+                .because("a test sits in the package of what it tests, and what tests share in testing")
+                .check(tests);
     }
 
     @Test

@@ -1,25 +1,15 @@
 package io.jenkins.plugins.copilotautopilot.pages;
 
-import io.jenkins.plugins.copilotautopilot.RecordedSessions;
-import io.jenkins.plugins.copilotautopilot.RestSessions;
-import io.jenkins.plugins.copilotautopilot.TestCredentials;
-import io.jenkins.plugins.copilotautopilot.TestPipelines;
-
-
-import static org.hamcrest.MatcherAssert.assertThat;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.not;
-import static org.hamcrest.Matchers.startsWith;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.jenkins.plugins.copilotautopilot.testing.RecordedSessions;
+import io.jenkins.plugins.copilotautopilot.testing.RestSessions;
+import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
+import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
 
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
-import io.jenkins.plugins.copilotautopilot.core.result.Ending;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import io.jenkins.plugins.copilotautopilot.core.result.Ending;
 import org.htmlunit.html.DomElement;
 import org.htmlunit.html.DomNode;
 import org.htmlunit.html.HtmlPage;
@@ -29,6 +19,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What people see: the badge, the build page summary, the session page, the downloads, the REST API and the job

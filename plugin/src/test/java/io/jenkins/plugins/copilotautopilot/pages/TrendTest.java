@@ -1,17 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.pages;
 
-import io.jenkins.plugins.copilotautopilot.RecordedSessions;
-import io.jenkins.plugins.copilotautopilot.TestCredentials;
-import io.jenkins.plugins.copilotautopilot.TestPipelines;
-
-
-import static org.hamcrest.MatcherAssert.assertThat;
-import static org.hamcrest.Matchers.containsString;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.jenkins.plugins.copilotautopilot.testing.RecordedSessions;
+import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
 
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
@@ -27,6 +17,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The trend on the job page comes from the last successful build's {@link SimpleBuildStep.LastBuildAction} (core's

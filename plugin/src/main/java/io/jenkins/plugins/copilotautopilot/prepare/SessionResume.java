@@ -1,0 +1,109 @@
+package io.jenkins.plugins.copilotautopilot.prepare;
+
+import io.jenkins.plugins.copilotautopilot.Messages;
+import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.follow.SessionEngines;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.LiveSessions;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.record.SessionJournal;
+import io.jenkins.plugins.copilotautopilot.session.ResumeState;
+import io.jenkins.plugins.copilotautopilot.usage.Usage;
+
+import hudson.AbortException;
+import hudson.EnvVars;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
+import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
+import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
+import io.jenkins.plugins.copilotautopilot.core.prepare.SessionPreparation;
+import io.jenkins.plugins.copilotautopilot.core.prepare.Unusable;
+import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
+import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Follows a session again after the controller restarted: the secrets are looked up again (from the same credentials
+ * and variables), the journal is cut back to the last checkpoint, and the new follower reads the session up to there
+ * without printing anything.
+ */
+public final class SessionResume {
+    private SessionResume() {
+    }
+
+    /**
+     * @throws AgentSession.FolderGone when the session's folder is gone (see {@link #withoutSession})
+     * @throws IOException when the agent cannot be reached yet (try again later)
+     */
+    public static SessionFollower follower(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, AgentSession session)
+            throws IOException, InterruptedException {
+        return resume(state, run, env, listener, session);
+    }
+
+    /**
+     * A follower for a session whose folder is gone (its workspace was wiped while the controller was down): the
+     * journal up to the checkpoint, and nothing more to read, so that the session can be ended and recorded.
+     */
+    public static SessionFollower withoutSession(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener)
+            throws IOException, InterruptedException {
+        return resume(state, run, env, listener, NOTHING_TO_READ);
+    }
+
+    private static final CliSession NOTHING_TO_READ = new CliSession() {
+        @Override
+        public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) {
+            return new SessionPoll(new byte[0], new byte[0], null, false);
+        }
+
+        @Override
+        public void stop() {
+        }
+
+        @Override
+        public void cleanup() {
+        }
+    };
+
+    private static SessionFollower resume(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, CliSession session)
+            throws IOException, InterruptedException {
+        ResumeState.SecretSources sources = state.secrets();
+        List<String> taskSecrets = new ArrayList<>();
+        if (sources.tokenCredentialsId() != null) {
+            taskSecrets.add(StringCredentialLookup.again(run, sources.tokenCredentialsId(), "credentialsId"));
+        }
+        if (sources.providerCredentialsId() != null) {
+            taskSecrets.add(StringCredentialLookup.again(run, sources.providerCredentialsId(), "providerCredentialsId"));
+        }
+        try {
+            taskSecrets.addAll(SessionPreparation.mcpValues(sources.mcpReferences(),
+                    (id, parameter) -> StringCredentialLookup.secret(run, id, parameter), env, "mcpServers").values());
+        } catch (Unusable e) {
+            throw new AbortException(Messages.SessionInputs_InvalidOptions(e.getMessage()));
+        }
+        List<String> secrets = CliCommand.secretValues(taskSecrets, new LinkedHashSet<>(sources.secretVariables()), env);
+        Checkpoint checkpoint = SessionJournal.readCheckpoint(run, state.invocationId());
+        OutputStream journal = SessionJournal.continueAt(run, state.invocationId(), checkpoint);
+        LiveSessions.started(run, state.invocationId(), SessionFiles.journal(run, state.invocationId()), state.plan(),
+                state.startedAtMillis());
+        CopilotAutopilotRunAction.showLive(run);
+        try {
+            SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE),
+                            Usage.guard(run, state.invocationId()), state.secrets().tokenCredentialsId() == null ? null
+                                    : "credential '" + state.secrets().tokenCredentialsId() + "'")
+                    .resume(state.plan(), secrets, session, checkpoint, state.startedAtMillis());
+            if (follower.approvals() != null) {
+                LiveSessions.approvals(run, state.invocationId(), follower.approvals());
+            }
+            return follower;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            journal.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.jenkins.plugins.copilotautopilot.record;
+
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+
+import hudson.model.Run;
+import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
+import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
+import io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A session's files on the controller ({@link SessionFiles} says where): its journal, continued after a restart from
+ * the follower's last checkpoint and compressed once the session ended, and the checkpoint itself, rewritten in place
+ * (no new file or rename each second for each session; a restart reads the newest whole checkpoint in it, see
+ * {@link CheckpointFile}).
+ */
+public final class SessionJournal {
+    private SessionJournal() {
+    }
+
+    public static void saveCheckpoint(Run<?, ?> run, String invocationId, Checkpoint checkpoint) throws IOException {
+        CheckpointFile.write(SessionFiles.checkpoint(run, invocationId), checkpoint);
+    }
+
+    public static Checkpoint readCheckpoint(Run<?, ?> run, String invocationId) throws IOException {
+        return CheckpointFile.read(SessionFiles.checkpoint(run, invocationId));
+    }
+
+    /** The journal cut back to {@code checkpoint}, open to be continued. */
+    public static OutputStream continueAt(Run<?, ?> run, String invocationId, Checkpoint checkpoint) throws IOException {
+        Path journal = SessionFiles.journal(run, invocationId).toPath();
+        if (!Files.exists(journal)) {
+            Files.createFile(journal);
+        }
+        try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
+            if (channel.size() > checkpoint.journalBytes()) {
+                channel.truncate(checkpoint.journalBytes());
+            }
+        }
+        return Files.newOutputStream(journal, StandardOpenOption.APPEND);
+    }
+
+    /**
+     * The ended session's journal compressed, the checkpoint deleted.
+     *
+     * @return the compressed journal
+     * @throws IOException when it could not be compressed (it stays as it was)
+     */
+    static Path finish(Run<?, ?> run, String invocationId) throws IOException {
+        try {
+            return JournalFiles.compress(SessionFiles.journal(run, invocationId).toPath());
+        } finally {
+            try {
+                Files.deleteIfExists(SessionFiles.checkpoint(run, invocationId));
+            } catch (IOException e) {
+                // a stale checkpoint of a finished session is never read
+            }
+        }
+    }
+}

@@ -1,0 +1,277 @@
+package io.jenkins.plugins.copilotautopilot.follow;
+
+import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.testing.AgentJvm;
+import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
+import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
+import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
+import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
+
+import hudson.model.Result;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.BuildWatcherExtension;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+import static io.jenkins.plugins.copilotautopilot.testing.Waits.waitFor;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * What happens to a session when its agent fails: a JVM that dies alone (its sessions run on and are followed again),
+ * a JVM that dies with every process it started (the session ends FAILED once the agent is back), a channel that
+ * stops answering (other sessions are not held up, and an abort still ends the step), a wiped control folder.
+ */
+@WithJenkins
+class AgentFailureTest {
+    @RegisterExtension
+    private static final BuildWatcherExtension BUILD_WATCHER = new BuildWatcherExtension();
+
+    private JenkinsRule j;
+    private long remoteTimeout;
+    private long lostAfter;
+    private long check;
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void setUp(JenkinsRule rule) throws Exception {
+        this.j = rule;
+        TestCredentials.addToken(j);
+        remoteTimeout = AgentSession.REMOTE_TIMEOUT_SECONDS;
+        lostAfter = AgentSession.LOST_AFTER_MILLIS;
+        check = AgentSession.CHECK_MILLIS;
+    }
+
+    @AfterEach
+    void restore() {
+        AgentSession.REMOTE_TIMEOUT_SECONDS = remoteTimeout;
+        AgentSession.LOST_AFTER_MILLIS = lostAfter;
+        AgentSession.CHECK_MILLIS = check;
+    }
+
+    private static String step(Path cli) {
+        return "copilotAutopilot prompt: 'Create hello.txt', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
+    }
+
+    private static String runIdOf(FakeCopilot fake) throws Exception {
+        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
+                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+    }
+
+
+    private static long count(WorkflowRun b, String text) throws IOException {
+        return b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains(text)).count();
+    }
+
+    @Test
+    void anAgentJvmKilledAloneMidToolIsFollowedAgainWithNoLineLostOrRepeated() throws Exception {
+        AgentJvm agent = AgentJvm.add(j, "crashing", tmp.resolve("agent"));
+        Path goOn = tmp.resolve("go-on");
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn);
+        WorkflowRun b = TestPipelines.create(j, "node('crashing') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = runIdOf(fake);
+
+        agent.killJvm();
+        assertThat("the CLI runs on without its agent", ProcessTable.survivorsOf(runId), not(empty()));
+        j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
+        Files.createFile(goOn); // the rest of the session is written while no agent JVM reads it
+        assertThat("the live page says so too", j.createWebClient().goTo(b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/")
+                .getBody().getTextContent(), containsString("Cannot follow the Copilot CLI right now"));
+        j.jenkins.getComputer("crashing").connect(false).get();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.SUCCESS, b);
+        String log = JenkinsRule.getLog(b);
+        assertThat("the console says when the agent is back", log.indexOf("[copilot] crashing answers again: following the Copilot CLI again."),
+                greaterThan(log.indexOf("waiting to reconnect.")));
+        j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+        for (String line : new String[] {"[copilot] Turn 1", "[copilot] Turn 2", "> bash:", "< bash ok", "[copilot] COMPLETED"}) {
+            assertEquals(1, count(b, line), line);
+        }
+        assertThat(ProcessTable.survivorsOf(runId), is(empty()));
+        SessionFolders.assertNoSessionFolderLeft(j, b);
+    }
+
+    /** durable-task's control folder of the session the fake CLI runs in (its COPILOT_HOME's parent). */
+    private static Path controlFolderOf(FakeCopilot fake) throws Exception {
+        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        String home = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith("COPILOT_HOME=")).map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+        return Path.of(home).getParent();
+    }
+
+    /** The JVM killed mid-session, {@code damage} done to durable-task's place in the log meanwhile, the agent back. */
+    private WorkflowRun killedAndBackWith(String name, java.util.function.Consumer<Path> damage) throws Exception {
+        AgentJvm agent = AgentJvm.add(j, name, tmp.resolve("agent"));
+        Path goOn = tmp.resolve("go-on");
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn);
+        WorkflowRun b = TestPipelines.create(j, "node('" + name + "') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        Path lastLocation = controlFolderOf(fake).resolve("last-location.txt");
+        waitFor(() -> Files.exists(lastLocation), Duration.ofSeconds(30)); // written before the watch starts, then by it
+
+        agent.killJvm();
+        j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
+        damage.accept(lastLocation);
+        Files.createFile(goOn);
+        j.jenkins.getComputer(name).connect(false).get();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.SUCCESS, b);
+        j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+        for (String line : new String[] {"[copilot] Turn 1", "[copilot] Turn 2", "> bash:", "< bash ok", "[copilot] COMPLETED"}) {
+            assertEquals(1, count(b, line), line);
+        }
+        SessionFolders.assertNoSessionFolderLeft(j, b);
+        return b;
+    }
+
+    @Test
+    void aWatchPlaceLeftEmptyByAKilledAgentIsWrittenAgainAndTheWatchGoesOn() throws Exception {
+        // an agent JVM that dies (or restarts itself on a lost connection) while durable-task rewrites its place in the
+        // log leaves the file empty: every watch started after that gives up at once, unable to read a number
+        try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
+                .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
+            killedAndBackWith("emptied", file -> {
+                try {
+                    Files.write(file, new byte[0]);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertThat("the watch, not reading instead", watchLog.getMessages(), empty());
+        }
+    }
+
+    @Test
+    void aWatchThatCannotRunIsReplacedByReadingTheSession() throws Exception {
+        // a place in the log that can be neither read nor written (a folder where the file was): no watch can run, so
+        // once the exit status is there without being handed over, and a watch started again did not help, the
+        // session is read instead, as sh falls back to reading when its watch does not report the end; with an
+        // approvals folder, as approveTools leaves one: the checks hand its requests over, which is no sign of a watch
+        AgentSession.CHECK_MILLIS = 2_000;
+        try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
+                .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
+            killedAndBackWith("blocked", file -> {
+                try {
+                    Files.createDirectories(file.resolveSibling(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.APPROVALS));
+                    Files.delete(file);
+                    Files.createDirectories(file.resolve("in-the-way"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertThat(watchLog.getMessages().toString(), containsString("hands nothing over; reading the session instead"));
+        }
+    }
+
+    @Test
+    void anAgentKilledWithItsProcessesEndsTheSessionFailedSoonAfterItIsBack() throws Exception {
+        AgentSession.LOST_AFTER_MILLIS = 3_000;
+        AgentSession.CHECK_MILLIS = 2_000;
+        AgentJvm agent = AgentJvm.add(j, "stopped", tmp.resolve("agent"));
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("995.5");
+        WorkflowRun b = TestPipelines.create(j, "node('stopped') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = runIdOf(fake);
+
+        agent.killWithItsProcesses();
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
+        long back = System.nanoTime();
+        j.jenkins.getComputer("stopped").connect(false).get();
+        j.waitForCompletion(b);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - back), lessThan(Duration.ofSeconds(60)));
+        j.assertBuildStatus(Result.FAILURE, b);
+        j.assertLogContains("the Copilot CLI was lost with stopped", b);
+        SessionFolders.assertNoSessionFolderLeft(j, b);
+    }
+
+    @Test
+    void aChannelThatNeverAnswersHoldsUpOnlyItsOwnSessionAndAnAbortStillEndsIt() throws Exception {
+        AgentSession.REMOTE_TIMEOUT_SECONDS = 5;
+        AgentJvm agent = AgentJvm.add(j, "frozen", tmp.resolve("agent"));
+        FakeCopilot hung = FakeCopilot.in(tmp.resolve("hung")).replaying("cli-happy").hangingWith("996.5");
+        WorkflowRun frozen = TestPipelines.create(j, "node('frozen') { " + step(hung.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", frozen);
+        String frozenRunId = runIdOf(hung);
+        agent.freeze();
+        try {
+            // another session keeps its log flowing: a message every quarter second for ten seconds
+            Path chatty = ticking(tmp.resolve("chatty"), 40);
+            long started = System.nanoTime();
+            WorkflowRun flowing = j.buildAndAssertSuccess(TestPipelines.create(j, "node { " + step(chatty) + " }"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertEquals(40, count(flowing, "[copilot]   tick "), "every line arrived");
+            assertThat("the other session was not held up", took, lessThan(Duration.ofSeconds(25)));
+
+            long aborted = System.nanoTime();
+            frozen.doStop();
+            j.waitForCompletion(frozen);
+            Duration abortTook = Duration.ofNanos(System.nanoTime() - aborted);
+            j.assertBuildStatus(Result.ABORTED, frozen);
+            j.assertLogContains("it may still be running", frozen);
+            assertThat("the abort ended the step without the agent", abortTook, lessThan(Duration.ofSeconds(40)));
+        } finally {
+            agent.thaw();
+        }
+        // once the agent answers again, the stop it was asked for reaches the CLI
+        waitFor(() -> ProcessTable.survivorsOf(frozenRunId).isEmpty(), Duration.ofSeconds(60));
+    }
+
+    /** A CLI that prints {@code count} assistant messages a quarter second apart, then ends a session. */
+    private static Path ticking(Path dir, int count) throws IOException {
+        Files.createDirectories(dir);
+        Path cli = dir.resolve("copilot");
+        String happy = io.jenkins.plugins.copilotautopilot.core.testing.Captures.stdoutText("cli-happy");
+        Files.writeString(dir.resolve("happy.jsonl"), happy, StandardCharsets.UTF_8);
+        Files.writeString(cli, "#!/bin/sh\ncat > /dev/null\ni=1\nwhile [ $i -le " + count + " ]; do\n"
+                + "  printf '{\"type\":\"assistant.message\",\"data\":{\"content\":\"tick %s\"}}\\n' $i\n  sleep 0.25\n  i=$((i + 1))\ndone\n"
+                + "cat '" + dir.resolve("happy.jsonl") + "'\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(cli, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return cli;
+    }
+
+    @Test
+    void aControlFolderWipedMidSessionStopsTheCliAndFailsTheStep() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("997.5");
+        WorkflowRun b = TestPipelines.create(j, "node { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = runIdOf(fake);
+
+        Path workspaceTmp = Path.of(j.jenkins.getWorkspaceFor(b.getParent()).getRemote() + "@tmp");
+        try (Stream<Path> files = Files.walk(workspaceTmp)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.FAILURE, b);
+        assertThat(b.getLog(), containsString("is gone (was the workspace deleted?)"));
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
+    }
+}

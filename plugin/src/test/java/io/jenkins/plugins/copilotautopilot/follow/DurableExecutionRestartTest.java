@@ -1,0 +1,264 @@
+package io.jenkins.plugins.copilotautopilot.follow;
+
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
+import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
+import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
+import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
+
+import com.cloudbees.plugins.credentials.SystemCredentialsProvider;
+import hudson.Launcher;
+import hudson.LauncherDecorator;
+import hudson.Proc;
+import hudson.model.Node;
+import hudson.model.Result;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.jenkinsci.plugins.workflow.steps.BodyExecutionCallback;
+import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
+import org.jenkinsci.plugins.workflow.steps.Step;
+import org.jenkinsci.plugins.workflow.steps.StepContext;
+import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
+import org.jenkinsci.plugins.workflow.steps.StepExecution;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvnet.hudson.test.TestExtension;
+import org.jvnet.hudson.test.junit.jupiter.BuildWatcherExtension;
+import org.jvnet.hudson.test.junit.jupiter.JenkinsSessionExtension;
+import org.kohsuke.stapler.DataBoundConstructor;
+
+import static io.jenkins.plugins.copilotautopilot.testing.Waits.waitFor;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * A controller restart in the middle of a session: the CLI works on and the build continues and completes; a restart
+ * while the CLI is being started leaves nothing running and no secret behind; a session whose credential is gone when
+ * the controller comes back is stopped, with one line saying why.
+ */
+class DurableExecutionRestartTest {
+    @RegisterExtension
+    private static final BuildWatcherExtension BUILD_WATCHER = new BuildWatcherExtension();
+
+    @RegisterExtension
+    private final JenkinsSessionExtension sessions = new JenkinsSessionExtension();
+
+    @TempDir
+    Path tmp;
+
+    /** Whether a checkpoint of the build's session says its first lines were followed. */
+    private static boolean checkpointed(WorkflowRun b) {
+        try (Stream<Path> files = Files.list(b.getRootDir().toPath().resolve(SessionFiles.FOLDER))) {
+            return files.filter(f -> f.toString().endsWith(".checkpoint")).anyMatch(f -> {
+                try {
+                    return CheckpointFile.read(f).outputOffset() > 0;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void theBuildContinuesAfterARestartWithoutRepeatingOrLosingLogLines() throws Throwable {
+        Path goOn = tmp.resolve("go-on");
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn).write();
+        sessions.then(j -> {
+            TestCredentials.addToken(j);
+            WorkflowJob p = TestPipelines.create(j, "node { def r = copilotAutopilot prompt: 'Create hello.txt', "
+                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "'\n echo \"outcome=${r.outcome}\" }");
+            WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[copilot] Turn 1", b);
+            waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
+        });
+        sessions.then(j -> {
+            WorkflowJob p = j.jenkins.getItemByFullName("p0", WorkflowJob.class);
+            WorkflowRun b = p.getBuildByNumber(1);
+            j.waitForMessage("[copilot] Jenkins restarted: following the Copilot CLI again", b);
+            Files.createFile(goOn); // the second turn comes only now, after the restart
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.SUCCESS, b);
+            j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+            j.assertLogContains("outcome=COMPLETED", b);
+            assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains("[copilot] Turn 1")).count());
+            assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains("[copilot] Turn 2")).count());
+            assertNotNull(b.getAction(CopilotAutopilotRunAction.class));
+        });
+        sessions.then(j -> {
+            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+            assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getWorstOutcome());
+        });
+    }
+
+    @Test
+    void aRestartWhileTheCliIsBeingStartedLeavesNothingRunningAndNoSecretBehind() throws Throwable {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
+        sessions.then(j -> {
+            TestCredentials.addToken(j);
+            WorkflowJob p = TestPipelines.create(j, "node { slowToLaunch('" + tmp.resolve("launch-waiting") + "') { copilotAutopilot prompt: 'Create hello.txt', "
+                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' } }");
+            WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+            waitFor(() -> SlowLauncher.waiting(tmp), Duration.ofSeconds(30)); // the launch files are written
+        });
+        sessions.then(j -> {
+            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.FAILURE, b);
+            j.assertLogContains("Jenkins restarted before the Copilot CLI was started", b);
+            assertThat("the CLI never ran", Files.exists(tmp.resolve("env.txt")), is(false));
+            SessionFolders.assertNoSessionFolderLeft(j, b);
+            assertNoFileHolds(Path.of(j.jenkins.getWorkspaceFor(b.getParent()).getRemote() + "@tmp"), TestCredentials.TOKEN);
+        });
+    }
+
+    @Test
+    void aSessionWhoseCredentialIsGoneAfterARestartIsStoppedWithOneLine() throws Throwable {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("998.5");
+        Path cli = fake.write();
+        String[] runId = new String[1];
+        sessions.then(j -> {
+            TestCredentials.addToken(j);
+            WorkflowRun b = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Create hello.txt', "
+                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[copilot] Turn 1", b);
+            waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+            runId[0] = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
+                    .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+            SystemCredentialsProvider credentials = SystemCredentialsProvider.getInstance();
+            credentials.getCredentials().clear();
+            credentials.save();
+        });
+        sessions.then(j -> {
+            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.FAILURE, b);
+            j.assertLogContains("copilotAutopilot: credentialsId: no Secret text credential with ID 'copilot-token'", b);
+            waitFor(() -> ProcessTable.survivorsOf(runId[0]).isEmpty(), Duration.ofSeconds(15));
+            SessionFolders.assertNoSessionFolderLeft(j, b);
+        });
+    }
+
+    private static void assertNoFileHolds(Path dir, String secret) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            assertThat(files.filter(Files::isRegularFile).filter(f -> {
+                try {
+                    return new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains(secret);
+                } catch (IOException e) {
+                    return false;
+                }
+            }).toList(), is(empty()));
+        }
+    }
+
+    /**
+     * A launcher that takes for ever to start anything (a container that is slow to come up), and says when it is
+     * waiting in a file beside the test's CLI.
+     */
+    static final class SlowLauncher extends LauncherDecorator implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String flag;
+
+        SlowLauncher(String flag) {
+            this.flag = flag;
+        }
+
+        static boolean waiting(Path dir) {
+            return Files.exists(dir.resolve("launch-waiting"));
+        }
+
+        @Override
+        public Launcher decorate(Launcher launcher, Node node) {
+            return new Launcher.DecoratedLauncher(launcher) {
+                @Override
+                public Proc launch(Launcher.ProcStarter starter) throws IOException {
+                    Files.writeString(Path.of(flag), "");
+                    try {
+                        Thread.sleep(Long.MAX_VALUE);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw new IOException("the container never came up");
+                }
+            };
+        }
+    }
+
+    /** {@code slowToLaunch('flag file') { … }}: its body runs with {@link SlowLauncher}. */
+    public static final class SlowToLaunchStep extends Step {
+        private final String flag;
+
+        @DataBoundConstructor
+        public SlowToLaunchStep(String flag) {
+            this.flag = flag;
+        }
+
+        public String getFlag() {
+            return flag;
+        }
+
+        @Override
+        public StepExecution start(StepContext context) {
+            return new Execution(context, flag);
+        }
+
+        private static final class Execution extends StepExecution {
+            private static final long serialVersionUID = 1L;
+            private final String flag;
+
+            Execution(StepContext context, String flag) {
+                super(context);
+                this.flag = flag;
+            }
+
+            @Override
+            public boolean start() throws Exception {
+                getContext().newBodyInvoker()
+                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class),
+                                new SlowLauncher(flag)))
+                        .withCallback(BodyExecutionCallback.wrap(getContext()))
+                        .start();
+                return false;
+            }
+        }
+
+        @TestExtension("aRestartWhileTheCliIsBeingStartedLeavesNothingRunningAndNoSecretBehind")
+        public static final class DescriptorImpl extends StepDescriptor {
+            @Override
+            public String getFunctionName() {
+                return "slowToLaunch";
+            }
+
+            @Override
+            public boolean takesImplicitBlockArgument() {
+                return true;
+            }
+
+            @Override
+            public Set<? extends Class<?>> getRequiredContext() {
+                return Set.of();
+            }
+        }
+    }
+}

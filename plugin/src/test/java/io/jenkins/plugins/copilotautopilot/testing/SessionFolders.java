@@ -1,0 +1,26 @@
+package io.jenkins.plugins.copilotautopilot.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.jvnet.hudson.test.JenkinsRule;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+
+/** What a session leaves in its workspace's {@code @tmp}: nothing once it has ended. */
+public final class SessionFolders {
+    private SessionFolders() {
+    }
+
+    /** The launch files (with the secrets) and the control folder (with the CLI's unmasked state) are gone. */
+    public static void assertNoSessionFolderLeft(JenkinsRule j, WorkflowRun b) throws Exception {
+        Path tmpOfWorkspace = Path.of(j.jenkins.getWorkspaceFor(b.getParent()).getRemote() + "@tmp");
+        if (Files.isDirectory(tmpOfWorkspace)) {
+            try (var files = Files.list(tmpOfWorkspace)) {
+                assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("copilot-autopilot-")).toList(), is(empty()));
+            }
+        }
+    }
+}
