@@ -22,6 +22,10 @@ public final class SessionParts {
     private final UsagePart usage;
     private final ChangesPart changes;
     private final List<SessionPart> all;
+    /** The parts with a hook of their own for each read, each look, and a reason to stop: called at every look. */
+    private final SessionPart[] readers;
+    private final SessionPart[] lookers;
+    private final SessionPart[] stoppers;
 
     private SessionParts(SessionPlan plan, PartContext context) {
         this.answer = AnswerPart.of(plan, context);
@@ -36,6 +40,43 @@ public final class SessionParts {
         parts.add(0, answer);
         parts.removeIf(Objects::isNull);
         this.all = Collections.unmodifiableList(parts);
+        this.readers = withOwn(parts, Hooks.READ);
+        this.lookers = withOwn(parts, Hooks.LOOK);
+        this.stoppers = withOwn(parts, Hooks.STOP_REASON);
+    }
+
+    /**
+     * The parts, in order, whose class has its own {@code hook} rather than the interface's default (which does
+     * nothing): the follower calls these hooks at every look of every session, most parts take none of them, and a
+     * call through the interface to one of many part classes is not free.
+     */
+    private static SessionPart[] withOwn(List<SessionPart> parts, int hook) {
+        return parts.stream().filter(p -> Hooks.OWN.get(p.getClass())[hook]).toArray(SessionPart[]::new);
+    }
+
+    /** Which of the hooks called at every look a part class has its own of, found once per class. */
+    private static final class Hooks {
+        static final int READ = 0;
+        static final int LOOK = 1;
+        static final int STOP_REASON = 2;
+        static final ClassValue<boolean[]> OWN = new ClassValue<>() {
+            @Override
+            protected boolean[] computeValue(Class<?> type) {
+                return new boolean[] {own(type, "read", SessionPoll.class), own(type, "look", CliSession.class, SessionPoll.class),
+                        own(type, "stopReason")};
+            }
+        };
+
+        private Hooks() {
+        }
+
+        private static boolean own(Class<?> type, String name, Class<?>... parameters) {
+            try {
+                return type.getMethod(name, parameters).getDeclaringClass() != SessionPart.class;
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(e); // every part has the interface's hooks
+            }
+        }
     }
 
     /** The parts for {@code plan}, listening to the tracker of {@code context}. */
@@ -70,13 +111,15 @@ public final class SessionParts {
 
     /** What a read of the session's files brought, to each part. */
     public void read(SessionPoll poll) {
-        all.forEach(p -> p.read(poll));
+        for (SessionPart part : readers) {
+            part.read(poll);
+        }
     }
 
     /** One look at the running session, to each part: whether one of them waits for something that is no stalled agent. */
     public boolean look(CliSession session, SessionPoll poll) throws InterruptedException {
         boolean waiting = false;
-        for (SessionPart part : all) {
+        for (SessionPart part : lookers) {
             waiting |= part.look(session, poll);
         }
         return waiting;
@@ -84,7 +127,7 @@ public final class SessionParts {
 
     /** The first part's reason to stop the session now, or null. */
     public String stopReason() {
-        for (SessionPart part : all) {
+        for (SessionPart part : stoppers) {
             String reason = part.stopReason();
             if (reason != null) {
                 return reason;
