@@ -42,7 +42,6 @@ public final class SessionDriver implements AgentSession.Owner {
     /** How long an abort waits for an agent that cannot be reached before the step ends anyway. */
     static final long UNREACHABLE_ABORT_MILLIS = Long.getLong(SessionDriver.class.getName() + ".unreachableAbortMillis", 10_000);
 
-
     /** What the driver needs from the build the session belongs to. */
     public interface Build {
         Run<?, ?> run() throws IOException, InterruptedException;

@@ -189,7 +189,6 @@ class ContainerStopTest {
         return b;
     }
 
-
     private static void awaitFile(Path file) throws InterruptedException {
         for (int i = 0; i < 300 && !Files.exists(file); i++) {
             Thread.sleep(100);

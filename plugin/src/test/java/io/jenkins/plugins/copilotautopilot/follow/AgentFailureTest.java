@@ -82,7 +82,6 @@ class AgentFailureTest {
                 .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
     }
 
-
     private static long count(WorkflowRun b, String text) throws IOException {
         return b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains(text)).count();
     }

@@ -67,8 +67,6 @@ class ApprovalStepTest {
                 + model.baseUrl() + "', model: 'fake-model', offline: true" + extra + " }";
     }
 
-
-
     private static int post(JenkinsRule.WebClient wc, Run<?, ?> b, String invocation, String call, String decision) throws Exception {
         WebRequest post = new WebRequest(new URL(wc.getContextPath() + b.getUrl() + CopilotAutopilotRunAction.URL_NAME + "/decide"),
                 HttpMethod.POST);
@@ -217,7 +215,5 @@ class ApprovalStepTest {
             assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains("[copilot] Approved by")).count());
         }
     }
-
-
 
 }
