@@ -37,7 +37,7 @@ class SessionsPerCredentialRestartTest {
     @Test
     void aRestartKeepsTheHolderAndTheWaitersInTheirOrder() throws Throwable {
         Path runs = tmp.resolve("runs");
-        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").pausingAfterTheFirstTurnUntil(tmp.resolve("go-on")).countingRunsIn(runs).write();
+        Path cli = FakeCopilot.in(tmp.resolve("cli")).replaying("cli-happy").countingRunsIn(runs).pausingEachRunAfterTheFirstTurnUntilLetGo(runs).write();
         sessions.then(j -> {
             j.jenkins.setNumExecutors(4);
             TestCredentials.addToken(j);
@@ -59,10 +59,15 @@ class SessionsPerCredentialRestartTest {
             WorkflowRun third = j.jenkins.getItemByFullName("third", WorkflowJob.class).getBuildByNumber(1);
             j.waitForMessage("[copilot] Jenkins restarted: still waiting for a session slot of credential 'copilot-token', in its turn.", second);
             j.waitForMessage("[copilot] Jenkins restarted: still waiting for a session slot of credential 'copilot-token', in its turn.", third);
-            Files.createFile(tmp.resolve("go-on")); // the holder's session goes on only now, after the restart
+            // each session goes on only when let go, after the restart: the next one starts only once it has ended
+            Files.createFile(runs.resolve("go.1"));
             j.assertBuildStatusSuccess(j.waitForCompletion(holder));
             j.assertLogContains("[copilot] Jenkins restarted: following the Copilot CLI again", holder);
+            j.waitForMessage("[copilot] Turn 1", second);
+            assertEquals(List.of("#1 of third"), CredentialSlots.get().waiters(), "the third waits while the second runs");
+            Files.createFile(runs.resolve("go.2"));
             j.assertBuildStatusSuccess(j.waitForCompletion(second));
+            Files.createFile(runs.resolve("go.3"));
             j.assertBuildStatusSuccess(j.waitForCompletion(third));
             j.assertLogContains("[copilot] Session slot of credential 'copilot-token' free after", second);
             j.assertLogContains("[copilot] COMPLETED", third);

@@ -24,6 +24,7 @@ public final class FakeCopilot {
     private String blocker;
     private final StringBuilder afterFirstTurn = new StringBuilder();
     private Path runs;
+    private Path gatesPerRun;
 
     private FakeCopilot(Path dir) {
         this.dir = dir;
@@ -62,6 +63,15 @@ public final class FakeCopilot {
      */
     public FakeCopilot pausingAfterTheFirstTurnUntil(Path file) {
         this.gate = file;
+        return this;
+    }
+
+    /**
+     * With {@link #countingRunsIn}: after the first turn starts, the Nth run of the script waits until the test creates
+     * {@code go.N} in {@code folder} (at most two minutes): each of several sessions holds on until the test lets it go.
+     */
+    public FakeCopilot pausingEachRunAfterTheFirstTurnUntilLetGo(Path folder) {
+        this.gatesPerRun = folder;
         return this;
     }
 
@@ -168,7 +178,10 @@ public final class FakeCopilot {
                     .append("ls '").append(runs.resolve("running")).append("' | wc -l | tr -d ' ' >> '").append(runs.resolve("counts.txt")).append("'\n")
                     .append("printf '%s\\n' \"$JOB_NAME\" >> '").append(runs.resolve("starts.txt")).append("'\n");
         }
-        boolean split = hangMarker != null || gate != null || afterFirstTurn.length() > 0;
+        if (gatesPerRun != null && runs == null) {
+            throw new IllegalStateException("a gate per run needs countingRunsIn");
+        }
+        boolean split = hangMarker != null || gate != null || gatesPerRun != null || afterFirstTurn.length() > 0;
         if (split) {
             script.append("head -n 8 '").append(events).append("'\n")
                     .append("sleep 0.3\n") // the follower sees the turn start before what comes next
@@ -180,6 +193,10 @@ public final class FakeCopilot {
         }
         if (gate != null) {
             script.append("i=0; while [ ! -e '").append(gate).append("' ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n");
+        }
+        if (gatesPerRun != null) {
+            script.append("n=$(wc -l < '").append(runs.resolve("starts.txt")).append("' | tr -d ' ')\n")
+                    .append("i=0; while [ ! -e '").append(gatesPerRun).append("'/go.$n ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n");
         }
         script.append("tail -n +").append(split ? 9 : 1).append(" '").append(events).append("'")
                 .append(" | while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.005; done\n");
