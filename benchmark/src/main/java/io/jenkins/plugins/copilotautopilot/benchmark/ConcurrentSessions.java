@@ -49,6 +49,8 @@ public final class ConcurrentSessions {
     static final int FOLLOWER_THREADS = 4;
     /** The agent's side, durable-task's watch with the plugin's handler: a look at each session this often ({@code EventsHandler}). */
     static final long HANDOVER_MILLIS = Long.getLong("bench.handoverMillis", 250);
+    /** How long pieces of streamed text wait to go with what follows them ({@code EventsHandler.HOLD_MILLIS}). */
+    static final long HOLD_MILLIS = Long.getLong("bench.holdMillis", 2_000);
     /** Threads of the agent JVM's timer that run the handlers' looks, and of the controller's channel that takes hand-overs. */
     static final int AGENT_THREADS = 2;
     static final int REMOTING_THREADS = 4;

@@ -38,9 +38,18 @@ final class HandedOver implements CliSession {
 
         /** Reads what {@link WrittenOut} wrote: the chunk's wire form, then the exit code. */
         private Chunk(java.io.DataInput in) throws IOException {
+            this(in, true);
+        }
+
+        private Chunk(java.io.DataInput in, boolean withExitCode) throws IOException {
             super(in);
-            int exit = in.readInt();
+            int exit = withExitCode ? in.readInt() : Integer.MIN_VALUE;
             exitCode = exit == Integer.MIN_VALUE ? null : exit;
+        }
+
+        /** A chunk as a frame of the session's stream brings it ({@code ChunkFrames}): no exit code. */
+        static Chunk fromFrame(java.io.DataInput in) throws IOException {
+            return new Chunk(in, false);
         }
 
         Integer exitCode() {

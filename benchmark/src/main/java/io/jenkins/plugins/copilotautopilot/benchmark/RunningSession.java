@@ -4,6 +4,7 @@ import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.C
 import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.CHECKPOINT_SAMPLE;
 import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.HANDOVER_CHECKPOINT_MILLIS;
 import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.HANDOVER_MILLIS;
+import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.HOLD_MILLIS;
 import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.MAX_BYTES;
 import static io.jenkins.plugins.copilotautopilot.benchmark.ConcurrentSessions.SESSIONS_PER_AGENT;
 
@@ -12,7 +13,9 @@ import io.jenkins.plugins.copilotautopilot.core.engine.PollingScheduler;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.process.ChunkFrames;
 import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
+import io.jenkins.plugins.copilotautopilot.core.process.HandOverTiming;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.render.LogSink;
 import java.io.IOException;
@@ -35,6 +38,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class RunningSession implements LogSink {
     private final SessionsStage stage;
+    /** The agent's: when what is new goes over ({@code EventsHandler}). */
+    private final HandOverTiming timing = new HandOverTiming(HOLD_MILLIS, 0);
+    /** The controller's end of the session's stream of chunks ({@code ChunkStream}). */
+    private final ChunkFrames.Splitter frames = new ChunkFrames.Splitter(in -> handedOver(HandedOver.Chunk.fromFrame(in)));
     private final SessionTallies tallies;
     final SessionSlot slot;
     /** How the controller finds this session when a batch names it (remoting's table of exported objects). */
@@ -197,7 +204,8 @@ final class RunningSession implements LogSink {
 
     /**
      * On the agent, every {@link ConcurrentSessions#HANDOVER_MILLIS} (the plugin's {@code EventsHandler.look}, and durable-task's watch
-     * seeing the exit status): what is new in the control folder, read with the plugin's code, handed over in chunks.
+     * seeing the exit status): what is new in the control folder, read with the plugin's code, handed over in chunks when
+     * {@link HandOverTiming} says so (the end at once).
      */
     void agentLook() {
         if (stage.stopping || done.get()) {
@@ -210,12 +218,19 @@ final class RunningSession implements LogSink {
                 return;
             }
             HandedOver.Chunk chunk;
+            boolean more;
             do {
                 chunk = next(exitCode);
-                if (!chunk.isEmpty()) {
-                    deliver(chunk);
+                boolean full = chunk.output.length == MAX_BYTES || chunk.stderr.length == MAX_BYTES;
+                boolean urgent = full || exitCode != null || chunk.stderr.length > 0 || chunk.usage.length > 0;
+                if (chunk.isEmpty() || !timing.handOverNow(chunk.outputStart, chunk.output, urgent, System.nanoTime())) {
+                    break;
                 }
-            } while (chunk.output.length == MAX_BYTES || chunk.stderr.length == MAX_BYTES || exitCode != null && chunk.usageConsumed > 0);
+                deliver(chunk);
+                advance(chunk);
+                timing.handedOver(agentOutput);
+                more = full || exitCode != null && chunk.usageConsumed > 0;
+            } while (more);
             if (exitCode != null) {
                 agentLook.cancel(false);
             }
@@ -239,6 +254,7 @@ final class RunningSession implements LogSink {
         HandedOver.Chunk chunk;
         do {
             chunk = next(exitCode);
+            advance(chunk);
             if (!chunk.isEmpty()) {
                 batch.add(new BatchingAgent.Handed(key, chunk));
             }
@@ -253,21 +269,38 @@ final class RunningSession implements LogSink {
         ControlFolderReader.Usage usage = ControlFolderReader.usage(folder, agentUsage, MAX_BYTES);
         ControlFolderReader.openApprovals(folder);
         boolean last = exitCode != null && out.length < MAX_BYTES && err.length < MAX_BYTES && usage.consumed() == 0;
-        HandedOver.Chunk chunk = new HandedOver.Chunk(agentOutput, out, agentStderr, err, agentUsage, usage.lines(), usage.consumed(),
+        return new HandedOver.Chunk(agentOutput, out, agentStderr, err, agentUsage, usage.lines(), usage.consumed(),
                 last ? exitCode : null);
-        agentOutput += out.length;
-        agentStderr += err.length;
-        agentUsage += usage.consumed();
-        return chunk;
+    }
+
+    private void advance(HandedOver.Chunk chunk) {
+        agentOutput += chunk.output.length;
+        agentStderr += chunk.stderr.length;
+        agentUsage += chunk.usageConsumed;
     }
 
     /**
-     * A hand-over across the channel: serialized on the agent, taken and followed on one of the controller's channel
-     * threads ({@code AgentSession.deliver}, {@code SessionDriver.handedOver}); returns once it is followed.
+     * A hand-over across the channel, taken and followed on one of the controller's channel threads
+     * ({@code ChunkStream}, {@code AgentSession.deliver}, {@code SessionDriver.handedOver}): a frame of the session's
+     * stream of chunks; the last, with the exit code, serialized as the argument of the plugin's one call
+     * ({@code SessionInbox.exited}).
      */
     private void deliver(HandedOver.Chunk chunk) throws IOException {
-        byte[] wire = chunk.serialize();
-        stage.call(() -> handedOver(HandedOver.Chunk.deserialize(wire)));
+        if (chunk.exitCode() != null) {
+            byte[] wire = chunk.serialize();
+            stage.call(() -> handedOver(HandedOver.Chunk.deserialize(wire)));
+            return;
+        }
+        byte[] frame = ChunkFrames.frame(chunk);
+        stage.call(() -> {
+            synchronized (frames) {
+                try {
+                    frames.write(frame, 0, frame.length);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
     }
 
     /** On the controller's channel thread: the chunk taken, followed now, and its checkpoint noted. */

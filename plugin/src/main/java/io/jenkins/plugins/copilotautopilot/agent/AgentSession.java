@@ -236,11 +236,17 @@ public final class AgentSession implements CliSession, SessionInbox {
 
     // ---- hand-overs (remoting threads) ----
 
-    @Override
-    public void deliver(SessionChunk chunk) throws Exception {
+    /** A chunk of the watch's stream: taken and followed before the next one is read. */
+    void deliver(SessionChunk chunk) throws IOException {
         watch.heardFrom();
         accept(chunk);
-        owner.handedOver();
+        try {
+            owner.handedOver();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     @Override

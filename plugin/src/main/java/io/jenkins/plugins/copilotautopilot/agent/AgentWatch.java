@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.agent;
 
 
 import hudson.FilePath;
+import hudson.remoting.RemoteOutputStream;
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.copilotautopilot.Messages;
 import java.io.IOException;
@@ -165,8 +166,9 @@ final class AgentWatch {
         WatchInbox mine = new WatchInbox();
         inbox = mine;
         SessionInbox exported = channel.export(SessionInbox.class, mine);
+        RemoteOutputStream chunks = new RemoteOutputStream(new ChunkStream(mine::deliver));
         try {
-            where.controller.watch(taskWorkspace, new EventsHandler(exported, where.controlFolder, where.logFile,
+            where.controller.watch(taskWorkspace, new EventsHandler(exported, chunks, where.controlFolder, where.logFile,
                     AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes()), owner.listener());
             watchedChannel = channel;
         } catch (UnsupportedOperationException e) {
@@ -262,13 +264,13 @@ final class AgentWatch {
     }
 
     /**
-     * What one watch hands over to: the session, as long as no later watch (or reading) has taken over. Then its calls
-     * fail, and durable-task's watcher gives up, as when its channel closes: a watch that was slow, not stopped, does
-     * not hand the session over twice for the rest of its run.
+     * What one watch hands over to: the session, as long as no later watch (or reading) has taken over. Then its
+     * chunks and its call fail, and durable-task's watcher gives up, as when its channel closes: a watch that was slow,
+     * not stopped, does not hand the session over twice for the rest of its run.
      */
     private final class WatchInbox implements SessionInbox {
-        @Override
-        public void deliver(SessionChunk chunk) throws Exception {
+        /** A chunk from the watch's stream ({@link ChunkStream}), on the channel's I/O thread. */
+        void deliver(SessionChunk chunk) throws IOException {
             current();
             session.deliver(chunk);
         }

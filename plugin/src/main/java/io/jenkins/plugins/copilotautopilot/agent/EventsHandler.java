@@ -1,9 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import hudson.remoting.RemoteOutputStream;
 import io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder;
+import io.jenkins.plugins.copilotautopilot.core.process.ChunkFrames;
+import io.jenkins.plugins.copilotautopilot.core.process.HandOverTiming;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -17,28 +21,41 @@ import jenkins.util.Timer;
 import org.jenkinsci.plugins.durabletask.Handler;
 
 /**
- * On the agent: hands the controller's {@link SessionInbox} what the session wrote — the new part of the task's log
- * (the CLI's events), its errors and the usage records of its model calls — in chunks, at most every
- * {@link #HANDOVER_MILLIS} while the CLI runs, and what is left once it has ended, before durable-task deletes the
- * control folder.
+ * On the agent: hands the controller what the session wrote — the new part of the task's log (the CLI's events), its
+ * errors and the usage records of its model calls — as a stream of chunks ({@link ChunkStream}), and what is left once
+ * it has ended, before durable-task deletes the control folder, in one call ({@link SessionInbox#exited}).
+ *
+ * <p>When ({@link HandOverTiming}): at once when what is new holds something a person waits for (a turn or a tool that
+ * starts or ends, a message, the completion, an error, a usage record, a change of the open approval requests), and
+ * pieces of streamed text (an answer written delta by delta, a tool's output line by line, which show nothing in the
+ * build's log) once the first of them has waited {@link #HOLD_MILLIS}.
  *
  * <p>durable-task's watch calls {@link #output} when the log grows: that is the signal, while the bytes are read here
  * from the log file at the position the controller asked for, so that every chunk says truly where it starts (a
  * second watch, or one set up again after a reconnection, cannot shift them). Between growths, a look of its own every
- * {@link #HANDOVER_MILLIS} hands over what a throttled call left and the errors and usage records the CLI writes while
- * its log is quiet (a model call's record comes about a second after the call, often while a tool runs silently, and
- * a budget is enforced on it).
+ * {@link #LOOK_MILLIS} hands over what was held and the errors, usage records and approval requests the CLI writes
+ * while its log is quiet (a model call's record comes about a second after the call, often while a tool runs silently,
+ * and a budget is enforced on it).
  */
 final class EventsHandler extends Handler {
     private static final long serialVersionUID = 1L;
     private static final Logger LOGGER = Logger.getLogger(EventsHandler.class.getName());
-    /** The shortest time between two handovers while the CLI runs: a handover is a call to the controller. */
-    static final long HANDOVER_MILLIS = Long.getLong(EventsHandler.class.getName() + ".handoverMillis", 250);
+    /** How often the handler looks at the session while the log does not grow. */
+    static final long LOOK_MILLIS = Long.getLong(EventsHandler.class.getName() + ".lookMillis", 250);
+    /** How long pieces of streamed text may wait to be handed over with what comes after them. */
+    static final long HOLD_MILLIS = Long.getLong(EventsHandler.class.getName() + ".holdMillis", 2_000);
+    /**
+     * After this long without a chunk, an empty one says that the session is alive — its watchdog's heartbeat is
+     * fresh — so that the controller need not ask the agent ({@link AgentWatch} checks a session it has not heard from).
+     */
+    static final long KEEPALIVE_MILLIS = Long.getLong(EventsHandler.class.getName() + ".keepaliveMillis", 5_000);
     /** How often the open approval requests are handed over again while they stay the same. */
     static final long APPROVALS_AGAIN_MILLIS = 5_000;
 
     @SuppressFBWarnings(value = "SE_BAD_FIELD", justification = "a proxy of the controller's exported inbox, which remoting serializes")
     private final SessionInbox inbox;
+    /** The controller's {@link ChunkStream}, exported. */
+    private final RemoteOutputStream chunks;
     private final String controlFolder;
     private final String logFile;
     private final int maxBytes;
@@ -47,7 +64,8 @@ final class EventsHandler extends Handler {
     private long usageOffset;
     /** The largest packed session state handed over (a larger one is only measured). */
     private final long keptSessionLimit;
-    private transient long lastHandover;
+    private transient HandOverTiming timing;
+    private transient long lastChunkNanos;
     private transient ScheduledFuture<?> look;
     private transient boolean ended;
     /** The open approval requests last handed over (null: none yet), and when. */
@@ -56,15 +74,17 @@ final class EventsHandler extends Handler {
 
     /**
      * @param inbox        the controller's, exported over the agent's channel
+     * @param chunks       the controller's {@link ChunkStream}
      * @param logFile      durable-task's log of the task: the CLI's standard output
      * @param outputOffset how much of the log the controller has
      * @param stderrOffset how much of the CLI's errors the controller has
      * @param usageOffset  how much of the CLI's session state the controller has read
      */
-    EventsHandler(SessionInbox inbox, String controlFolder, String logFile, int maxBytes, long outputOffset, long stderrOffset,
+    EventsHandler(SessionInbox inbox, RemoteOutputStream chunks, String controlFolder, String logFile, int maxBytes, long outputOffset, long stderrOffset,
                   long usageOffset, long keptSessionLimit) {
         this.keptSessionLimit = keptSessionLimit;
         this.inbox = inbox;
+        this.chunks = chunks;
         this.controlFolder = controlFolder;
         this.logFile = logFile;
         this.maxBytes = maxBytes;
@@ -77,14 +97,14 @@ final class EventsHandler extends Handler {
     public synchronized void output(InputStream stream) throws Exception {
         stream.transferTo(java.io.OutputStream.nullOutputStream()); // the watch's own position follows the log; the bytes are read below
         if (look == null && !ended) {
-            look = Timer.get().scheduleWithFixedDelay(this::look, HANDOVER_MILLIS, HANDOVER_MILLIS, TimeUnit.MILLISECONDS);
+            look = Timer.get().scheduleWithFixedDelay(this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
         }
-        if (System.nanoTime() - lastHandover >= TimeUnit.MILLISECONDS.toNanos(HANDOVER_MILLIS)) {
-            handOver();
+        if (!ended) {
+            handOverWhatIsDue();
         }
     }
 
-    /** What is new since the last handover: the log between growths the watch reported, errors, usage records. */
+    /** What is new since the last hand-over: the log between growths the watch reported, errors, usage records. */
     private synchronized void look() {
         if (ended) {
             return;
@@ -94,7 +114,10 @@ final class EventsHandler extends Handler {
                 stopLooking();
                 return;
             }
-            handOver();
+            handOverWhatIsDue();
+            if (System.nanoTime() - lastChunkNanos >= TimeUnit.MILLISECONDS.toNanos(KEEPALIVE_MILLIS) && heartbeatIsFresh()) {
+                write(new SessionChunk(outputOffset, SessionChunk.NONE, stderrOffset, SessionChunk.NONE, usageOffset, SessionChunk.NONE, 0));
+            }
         } catch (Exception e) {
             // the controller is gone or the channel closed: the watch gives up too, and a new one is set up on reconnection
             LOGGER.log(Level.FINE, "stopped looking at " + controlFolder, e);
@@ -102,17 +125,39 @@ final class EventsHandler extends Handler {
         }
     }
 
-    /** Hands over what is new, in chunks. */
-    private void handOver() throws Exception {
-        SessionChunk chunk;
+    /** Hands over what is new, in chunks, when {@link HandOverTiming} says it is time. */
+    private void handOverWhatIsDue() throws IOException {
+        if (timing == null) {
+            timing = new HandOverTiming(HOLD_MILLIS, outputOffset);
+        }
+        boolean full;
         do {
-            chunk = next();
-            if (!chunk.isEmpty()) {
-                inbox.deliver(chunk);
-                advance(chunk);
+            SessionChunk chunk = next();
+            full = chunk.output.length == maxBytes || chunk.stderr.length == maxBytes;
+            boolean urgent = full || chunk.stderr.length > 0 || chunk.usage.length > 0 || chunk.approvalIds != null;
+            if (chunk.isEmpty() || !timing.handOverNow(chunk.outputStart, chunk.output, urgent, System.nanoTime())) {
+                return;
             }
-        } while (chunk.output.length == maxBytes || chunk.stderr.length == maxBytes);
-        lastHandover = System.nanoTime();
+            handOver(chunk);
+        } while (full);
+    }
+
+    private void handOver(SessionChunk chunk) throws IOException {
+        write(chunk);
+        advance(chunk);
+        timing.handedOver(outputOffset);
+    }
+
+    private void write(SessionChunk chunk) throws IOException {
+        chunks.write(ChunkFrames.frame(chunk));
+        lastChunkNanos = System.nanoTime();
+    }
+
+    /** Whether the launch script's watchdog wrote its heartbeat (every second) in the last {@link #KEEPALIVE_MILLIS}. */
+    private boolean heartbeatIsFresh() {
+        File heartbeat = new File(controlFolder, ControlFolder.HEARTBEAT);
+        long modified = heartbeat.lastModified(); // 0 when it is not there
+        return modified > 0 && System.currentTimeMillis() - modified <= KEEPALIVE_MILLIS;
     }
 
     private void stopLooking() {
@@ -125,10 +170,12 @@ final class EventsHandler extends Handler {
     @Override
     public synchronized void exited(int code, byte[] output) throws Exception {
         stopLooking();
+        if (timing == null) {
+            timing = new HandOverTiming(HOLD_MILLIS, outputOffset);
+        }
         SessionChunk last = next();
         while (last.output.length == maxBytes || last.stderr.length == maxBytes || last.usageConsumed > 0) {
-            inbox.deliver(last); // not handed over yet, in pieces: then look again
-            advance(last);
+            handOver(last); // not handed over yet, in pieces: then look again
             last = next();
         }
         Path folder = Path.of(controlFolder);
@@ -145,7 +192,7 @@ final class EventsHandler extends Handler {
         if (Files.isRegularFile(folder.resolve(ControlFolder.SPANS))) {
             last.spans = ControlFolderReader.spans(folder, io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.MAX_BYTES);
         }
-        inbox.exited(code, last);
+        inbox.exited(code, last); // remoting runs it once the chunks written before it are taken
     }
 
     /** The session's new bytes from where the controller is, at most {@code maxBytes} of each. */

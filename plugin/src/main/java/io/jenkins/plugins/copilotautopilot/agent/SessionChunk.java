@@ -26,6 +26,11 @@ final class SessionChunk extends HandedOverChunk {
         super(in);
     }
 
+    /** Reads a chunk from its wire form ({@link HandedOverChunk#writeTo}), as a frame of the hand-overs' stream brings it. */
+    static SessionChunk readFrom(DataInput in) throws IOException {
+        return new SessionChunk(in);
+    }
+
     /** What is serialized in its place. */
     private Object writeReplace() {
         return new Wire(this);

@@ -19,11 +19,10 @@ import java.util.List;
  * changed. Only JDK types.
  *
  * <p>Its wire form is written out field by field ({@link #writeTo}, read back by {@link #HandedOverChunk(DataInput)}):
- * the fields in a fixed order, byte arrays and strings with their lengths (-1 for null). A class that crosses a
- * channel with it (the plugin's {@code SessionChunk.Wire}, an {@code Externalizable}) then carries one class
- * descriptor without fields: a chunk comes up to four times a second for each running session, each in a stream of
- * its own, and default serialization would write and read back the descriptor of all sixteen fields every time
- * (docs/performance.md). The benchmark measures this form.
+ * the fields in a fixed order, byte arrays and strings with their lengths (-1 for null). While a session runs, chunks
+ * cross the channel as frames of one stream ({@link ChunkFrames}); the last, which the plugin's one call at the end
+ * carries, inside an {@code Externalizable} of the plugin's ({@code SessionChunk.Wire}), so that the call's stream
+ * holds one class descriptor without fields. The benchmark measures both forms.
  */
 public class HandedOverChunk implements Serializable {
     private static final long serialVersionUID = 1L;
