@@ -76,7 +76,7 @@ public final class AgentCliLauncher {
                             controller, DurableTaskFiles.log(controller, launchFolder).getRemote(),
                             DurableTaskFiles.result(controller, launchFolder).getRemote()));
             started = true;
-            return new AgentSession(where, owner);
+            return new AgentSession(where, owner, true);
         } finally {
             if (!started) {
                 // the launch files hold the secrets; a script that did start stops once its folders are gone. Even

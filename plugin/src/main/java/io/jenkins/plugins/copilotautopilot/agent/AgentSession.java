@@ -32,6 +32,13 @@ public final class AgentSession implements CliSession, SessionInbox {
     /** How often a session that hands nothing over is checked (the watch still runs, the CLI is alive). */
     @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
     public static long CHECK_MILLIS = Long.getLong(AgentSession.class.getName() + ".checkMillis", 10_000);
+    /**
+     * How long the agent holds pieces of streamed text (an answer written delta by delta, a tool's output line by line,
+     * which show nothing in the build's log) to hand them over with what comes next; what a person waits for goes at
+     * once ({@code HandOverTiming}). Read when a watch starts.
+     */
+    @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
+    public static long HOLD_MILLIS = Long.getLong(AgentSession.class.getName() + ".holdMillis", 2_000);
     /** How old the watchdog's heartbeat may get before the CLI counts as gone with its machine. */
     @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
     public static long LOST_AFTER_MILLIS = Long.getLong(AgentSession.class.getName() + ".lostAfterMillis", 30_000);
@@ -157,9 +164,14 @@ public final class AgentSession implements CliSession, SessionInbox {
     private java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> approvals;
 
     public AgentSession(Location where, Owner owner) {
+        this(where, owner, false);
+    }
+
+    /** @param launchedNow the launch script was started just now: no watch of its folder ran before */
+    AgentSession(Location where, Owner owner, boolean launchedNow) {
         this.where = where;
         this.owner = owner;
-        this.watch = new AgentWatch(this, where, owner);
+        this.watch = new AgentWatch(this, where, owner, launchedNow);
     }
 
     public Location location() {

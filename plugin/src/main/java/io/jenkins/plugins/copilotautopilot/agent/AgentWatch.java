@@ -53,8 +53,11 @@ final class AgentWatch {
     private volatile AgentSession.Trouble trouble;
     private volatile long staleHeartbeatSinceNanos;
     private volatile long exitSeenWithoutPushNanos;
+    /** The launch script was started just now and no watch has run on its folder yet. */
+    private volatile boolean neverWatched;
 
-    AgentWatch(AgentSession session, AgentSession.Location where, AgentSession.Owner owner) {
+    AgentWatch(AgentSession session, AgentSession.Location where, AgentSession.Owner owner, boolean launchedNow) {
+        this.neverWatched = launchedNow;
         this.session = session;
         this.where = where;
         this.owner = owner;
@@ -130,7 +133,11 @@ final class AgentWatch {
         try {
             TimeLimits.limit(channel, AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.AgentSession_Checking(where.displayNode()), () -> {
                 if (!reading && channel != watchedChannel) {
+                    boolean first = neverWatched;
                     watch(taskWorkspace);
+                    if (first && !reading) {
+                        return null; // a session launched just now: the watch reports, and a check comes when it does not
+                    }
                 }
                 if (reading) {
                     pollOnce(taskWorkspace);
@@ -157,11 +164,16 @@ final class AgentWatch {
     private void watch(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentSession.Positions from = session.next();
         VirtualChannel channel = taskWorkspace.getChannel();
-        try {
-            new FilePath(channel, where.controlFolder).act(new WatchFromCallable(from.output()));
-        } catch (IOException e) {
-            // the watch may still read its own place; if it cannot, the checks notice and read the session instead
-            LOGGER.log(Level.FINE, "could not set the watch's place in the log of " + where.controlFolder, e);
+        // no watch ran on the folder of a session launched just now: durable-task starts at the beginning of the log
+        boolean atTheBeginning = neverWatched && from.output() == 0;
+        neverWatched = false;
+        if (!atTheBeginning) {
+            try {
+                new FilePath(channel, where.controlFolder).act(new WatchFromCallable(from.output()));
+            } catch (IOException e) {
+                // the watch may still read its own place; if it cannot, the checks notice and read the session instead
+                LOGGER.log(Level.FINE, "could not set the watch's place in the log of " + where.controlFolder, e);
+            }
         }
         WatchInbox mine = new WatchInbox();
         inbox = mine;
@@ -169,7 +181,8 @@ final class AgentWatch {
         RemoteOutputStream chunks = new RemoteOutputStream(new ChunkStream(mine::deliver));
         try {
             where.controller.watch(taskWorkspace, new EventsHandler(exported, chunks, where.controlFolder, where.logFile,
-                    AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes()), owner.listener());
+                    AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes(),
+                    AgentSession.HOLD_MILLIS, AgentSession.CHECK_MILLIS / 2), owner.listener());
             watchedChannel = channel;
         } catch (UnsupportedOperationException e) {
             readFromNowOn();
@@ -220,12 +233,13 @@ final class AgentWatch {
             trouble = new AgentSession.Lost(Messages.AgentSession_NeverStarted(where.displayNode(), NEVER_STARTED_MILLIS / 1000));
             return;
         }
-        // a watch hands each growth of the log over within a quarter of a second, and a check comes only after a while
-        // without news: the log ahead of what was handed over at two checks in a row means the watch has stopped
+        // a watch hands each growth of the log over within its hold (and sends an empty chunk when there is none), and
+        // a check comes only after a while without news: the log ahead of what was handed over at two checks in a row,
+        // longer apart than the hold, means the watch has stopped
         if (!reading && health.logBytes() > session.next().output()) {
             if (logAheadSinceNanos == 0) {
                 logAheadSinceNanos = now;
-            } else {
+            } else if (now - logAheadSinceNanos > TimeUnit.MILLISECONDS.toNanos(AgentSession.HOLD_MILLIS)) {
                 logAheadSinceNanos = 0;
                 watchAgainOrRead(taskWorkspace);
             }

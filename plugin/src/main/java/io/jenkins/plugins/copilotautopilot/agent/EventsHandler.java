@@ -28,7 +28,10 @@ import org.jenkinsci.plugins.durabletask.Handler;
  * <p>When ({@link HandOverTiming}): at once when what is new holds something a person waits for (a turn or a tool that
  * starts or ends, a message, the completion, an error, a usage record, a change of the open approval requests), and
  * pieces of streamed text (an answer written delta by delta, a tool's output line by line, which show nothing in the
- * build's log) once the first of them has waited {@link #HOLD_MILLIS}.
+ * build's log) once the first of them has waited {@link AgentSession#HOLD_MILLIS}. After half of
+ * {@link AgentSession#CHECK_MILLIS} without a chunk, an empty one says that the session is alive — its watchdog's
+ * heartbeat is fresh — so that the controller need not ask the agent ({@link AgentWatch} checks a session it has not
+ * heard from for that long).
  *
  * <p>durable-task's watch calls {@link #output} when the log grows: that is the signal, while the bytes are read here
  * from the log file at the position the controller asked for, so that every chunk says truly where it starts (a
@@ -40,15 +43,14 @@ import org.jenkinsci.plugins.durabletask.Handler;
 final class EventsHandler extends Handler {
     private static final long serialVersionUID = 1L;
     private static final Logger LOGGER = Logger.getLogger(EventsHandler.class.getName());
-    /** How often the handler looks at the session while the log does not grow. */
+    /** How often the handler looks at the session while the log does not grow, and it wrote in the last {@link #QUIET_MILLIS}. */
     static final long LOOK_MILLIS = Long.getLong(EventsHandler.class.getName() + ".lookMillis", 250);
-    /** How long pieces of streamed text may wait to be handed over with what comes after them. */
-    static final long HOLD_MILLIS = Long.getLong(EventsHandler.class.getName() + ".holdMillis", 2_000);
-    /**
-     * After this long without a chunk, an empty one says that the session is alive — its watchdog's heartbeat is
-     * fresh — so that the controller need not ask the agent ({@link AgentWatch} checks a session it has not heard from).
-     */
-    static final long KEEPALIVE_MILLIS = Long.getLong(EventsHandler.class.getName() + ".keepaliveMillis", 5_000);
+    /** After this long without anything new, the handler looks only every {@link #QUIET_LOOK_MILLIS}. */
+    static final long QUIET_MILLIS = 2_000;
+    /** How often the handler looks at a quiet session (a tool working silently, the model thinking). */
+    static final long QUIET_LOOK_MILLIS = Long.getLong(EventsHandler.class.getName() + ".quietLookMillis", 1_000);
+    /** The watchdog writes its heartbeat every second: one this much older says nothing of the CLI any more. */
+    private static final long HEARTBEAT_FRESH_MILLIS = 3_000;
     /** How often the open approval requests are handed over again while they stay the same. */
     static final long APPROVALS_AGAIN_MILLIS = 5_000;
 
@@ -64,8 +66,12 @@ final class EventsHandler extends Handler {
     private long usageOffset;
     /** The largest packed session state handed over (a larger one is only measured). */
     private final long keptSessionLimit;
+    private final long holdMillis;
+    private final long keepaliveMillis;
     private transient HandOverTiming timing;
     private transient long lastChunkNanos;
+    private transient long lastNewsNanos;
+    private transient long lastLookNanos;
     private transient ScheduledFuture<?> look;
     private transient boolean ended;
     /** The open approval requests last handed over (null: none yet), and when. */
@@ -81,8 +87,10 @@ final class EventsHandler extends Handler {
      * @param usageOffset  how much of the CLI's session state the controller has read
      */
     EventsHandler(SessionInbox inbox, RemoteOutputStream chunks, String controlFolder, String logFile, int maxBytes, long outputOffset, long stderrOffset,
-                  long usageOffset, long keptSessionLimit) {
+                  long usageOffset, long keptSessionLimit, long holdMillis, long keepaliveMillis) {
         this.keptSessionLimit = keptSessionLimit;
+        this.holdMillis = holdMillis;
+        this.keepaliveMillis = keepaliveMillis;
         this.inbox = inbox;
         this.chunks = chunks;
         this.controlFolder = controlFolder;
@@ -100,22 +108,29 @@ final class EventsHandler extends Handler {
             look = Timer.get().scheduleWithFixedDelay(this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
         }
         if (!ended) {
+            lastNewsNanos = System.nanoTime();
             handOverWhatIsDue();
         }
     }
 
-    /** What is new since the last hand-over: the log between growths the watch reported, errors, usage records. */
+    /**
+     * What is new since the last hand-over: the log between growths the watch reported, errors, usage records, approval
+     * requests; what was held. A session quiet for a while is looked at less often (nothing is held then).
+     */
     private synchronized void look() {
-        if (ended) {
+        long now = System.nanoTime();
+        if (ended || now - lastNewsNanos >= TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS) && (timing == null || timing.heldMillis(now) == 0)
+                && now - lastLookNanos < TimeUnit.MILLISECONDS.toNanos(QUIET_LOOK_MILLIS)) {
             return;
         }
+        lastLookNanos = now;
         try {
             if (!Files.isDirectory(Path.of(controlFolder))) {
                 stopLooking();
                 return;
             }
             handOverWhatIsDue();
-            if (System.nanoTime() - lastChunkNanos >= TimeUnit.MILLISECONDS.toNanos(KEEPALIVE_MILLIS) && heartbeatIsFresh()) {
+            if (System.nanoTime() - lastChunkNanos >= TimeUnit.MILLISECONDS.toNanos(keepaliveMillis) && heartbeatIsFresh()) {
                 write(new SessionChunk(outputOffset, SessionChunk.NONE, stderrOffset, SessionChunk.NONE, usageOffset, SessionChunk.NONE, 0));
             }
         } catch (Exception e) {
@@ -128,11 +143,14 @@ final class EventsHandler extends Handler {
     /** Hands over what is new, in chunks, when {@link HandOverTiming} says it is time. */
     private void handOverWhatIsDue() throws IOException {
         if (timing == null) {
-            timing = new HandOverTiming(HOLD_MILLIS, outputOffset);
+            timing = new HandOverTiming(holdMillis, outputOffset);
         }
         boolean full;
         do {
             SessionChunk chunk = next();
+            if (!chunk.isEmpty()) {
+                lastNewsNanos = System.nanoTime();
+            }
             full = chunk.output.length == maxBytes || chunk.stderr.length == maxBytes;
             boolean urgent = full || chunk.stderr.length > 0 || chunk.usage.length > 0 || chunk.approvalIds != null;
             if (chunk.isEmpty() || !timing.handOverNow(chunk.outputStart, chunk.output, urgent, System.nanoTime())) {
@@ -153,11 +171,11 @@ final class EventsHandler extends Handler {
         lastChunkNanos = System.nanoTime();
     }
 
-    /** Whether the launch script's watchdog wrote its heartbeat (every second) in the last {@link #KEEPALIVE_MILLIS}. */
+    /** Whether the launch script's watchdog wrote its heartbeat (every second) in the last few seconds. */
     private boolean heartbeatIsFresh() {
         File heartbeat = new File(controlFolder, ControlFolder.HEARTBEAT);
         long modified = heartbeat.lastModified(); // 0 when it is not there
-        return modified > 0 && System.currentTimeMillis() - modified <= KEEPALIVE_MILLIS;
+        return modified > 0 && System.currentTimeMillis() - modified <= HEARTBEAT_FRESH_MILLIS;
     }
 
     private void stopLooking() {
@@ -171,7 +189,7 @@ final class EventsHandler extends Handler {
     public synchronized void exited(int code, byte[] output) throws Exception {
         stopLooking();
         if (timing == null) {
-            timing = new HandOverTiming(HOLD_MILLIS, outputOffset);
+            timing = new HandOverTiming(holdMillis, outputOffset);
         }
         SessionChunk last = next();
         while (last.output.length == maxBytes || last.stderr.length == maxBytes || last.usageConsumed > 0) {

@@ -34,31 +34,41 @@ final class CliLocation {
     private CliLocation() {
     }
 
-    /** The CLI to start: found on the agent, or (inside a container, whose files the agent cannot see) left to the launch script. */
-    static CliExecutable executable(SessionPlan plan, FilePath workspace, EnvVars env, Launcher launcher, TaskListener listener)
+    /** Where the session's CLI is and where it works, on the agent. */
+    record Located(FilePath workDir, CliExecutable cli) {
+    }
+
+    /**
+     * The working directory, made if need be, and the CLI to start: found on the agent in the same call, or (inside a
+     * container, whose files the agent cannot see) left to the launch script.
+     */
+    static Located locate(SessionPlan plan, FilePath workspace, EnvVars env, Launcher launcher, TaskListener listener)
             throws IOException, InterruptedException {
-        String location = configured(plan, workspace, env, listener);
+        FilePath dir = workingDirectoryOf(plan, workspace);
         if (AgentCliLauncher.insideContainer(launcher)) {
-            return new CliExecutable(location == null ? "" : location, null);
+            TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS, Messages.CliLocation_PreparingWorkDir(SessionInputs.displayNode(workspace)),
+                    () -> makeWorkingDirectory(dir));
+            String location = configured(plan, workspace, env, listener);
+            return new Located(dir, new CliExecutable(location == null ? "" : location, null));
         }
-        return TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS,
-                Messages.CliLocation_LookingForCli(SessionInputs.displayNode(workspace)), () -> locate(location, env, launcher));
+        String location = configured(plan, workspace, env, listener);
+        CliExecutable cli = TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS,
+                Messages.CliLocation_LookingForCli(SessionInputs.displayNode(workspace)), () -> locate(location, env, launcher, dir));
+        return new Located(dir, cli);
     }
 
-    /** The agent's working directory, created if it does not exist yet (as {@code sh} creates the workspace). */
-    static FilePath workingDirectory(SessionPlan plan, FilePath workspace) throws IOException, InterruptedException {
-        return TimeLimits.limit(AgentSession.REMOTE_TIMEOUT_SECONDS,
-                Messages.CliLocation_PreparingWorkDir(SessionInputs.displayNode(workspace)), () -> makeWorkingDirectory(plan, workspace));
-    }
-
-    private static FilePath makeWorkingDirectory(SessionPlan plan, FilePath workspace) throws IOException, InterruptedException {
+    private static FilePath workingDirectoryOf(SessionPlan plan, FilePath workspace) throws AbortException {
         String relative;
         try {
             relative = WorkspacePaths.relative(plan.get(SessionSettings.WORKING_DIRECTORY));
         } catch (IllegalArgumentException e) {
             throw new AbortException(e.getMessage());
         }
-        FilePath dir = relative.isEmpty() ? workspace : workspace.child(relative);
+        return relative.isEmpty() ? workspace : workspace.child(relative);
+    }
+
+    /** The agent's working directory, created if it does not exist yet (as {@code sh} creates the workspace). */
+    private static FilePath makeWorkingDirectory(FilePath dir) throws IOException, InterruptedException {
         if (!dir.isDirectory()) {
             if (dir.exists()) {
                 throw new AbortException(Messages.CliLocation_NotADirectory(dir.getRemote()));
@@ -68,14 +78,22 @@ final class CliLocation {
         return dir;
     }
 
-    /** The CLI on the agent, resolved there (paths and files are the agent's). */
-    private static CliExecutable locate(String configured, EnvVars env, Launcher launcher) throws IOException, InterruptedException {
+    /** The CLI on the agent, resolved there (paths and files are the agent's), and the working directory made. */
+    private static CliExecutable locate(String configured, EnvVars env, Launcher launcher, FilePath workDir)
+            throws IOException, InterruptedException {
         VirtualChannel channel = launcher.getChannel();
         if (channel == null) {
             throw new AbortException(Messages.CliLocation_Offline());
         }
+        String[] answer = channel.call(new LocateCliCallable(configured, env.get("PATH"), workDir.getRemote()));
+        String problem = LocateCliCallable.workDirProblem(answer);
+        if (LocateCliCallable.NOT_A_DIRECTORY.equals(problem)) {
+            throw new AbortException(Messages.CliLocation_NotADirectory(workDir.getRemote()));
+        } else if (problem != null) {
+            throw new IOException(problem);
+        }
         try {
-            return LocateCliCallable.executable(channel.call(new LocateCliCallable(configured, env.get("PATH"))));
+            return LocateCliCallable.executable(answer);
         } catch (CliNotFoundException e) {
             throw new AbortException(e.getMessage());
         }

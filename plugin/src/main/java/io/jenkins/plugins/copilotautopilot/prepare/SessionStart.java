@@ -105,8 +105,9 @@ public final class SessionStart {
         SessionRequest request = gathered.request;
         SessionPreparation.Prepared inputs = gathered.prepared;
         SessionPlan plan = inputs.plan(); // as the preparation made it: nothing changes it from here on
-        FilePath workDir = CliLocation.workingDirectory(plan, workspace);
-        CliExecutable cli = CliLocation.executable(plan, workspace, env, launcher, listener);
+        CliLocation.Located located = CliLocation.locate(plan, workspace, env, launcher, listener);
+        FilePath workDir = located.workDir();
+        CliExecutable cli = located.cli();
         FilePath launchFolder = AgentCliLauncher.newLaunchFolder(workspace);
         CliCommand command;
         try {

@@ -114,6 +114,18 @@ public final class FakeCopilot {
         return this;
     }
 
+    /**
+     * After the first turn starts, prints {@code pieces} pieces of a tool's output ({@code tool.shell_output}), 50 ms
+     * apart, then an assistant message with this text (no quotes or backslashes): what streams, then what a person
+     * waits for.
+     */
+    public FakeCopilot streamingAfterTheFirstTurn(int pieces, String text) {
+        afterFirstTurn.append("i=0; while [ $i -lt ").append(pieces).append(" ]; do i=$((i+1)); ")
+                .append("printf '{\"type\":\"tool.shell_output\",\"data\":{\"toolCallId\":\"streamed\",\"text\":\"piece %s\"}}\\n' $i; ")
+                .append("sleep 0.05; done\n").append(assistantMessage(text));
+        return this;
+    }
+
     private static String assistantMessage(String text) {
         return "printf '%s\\n' '{\"type\":\"assistant.message\",\"data\":{\"content\":\"" + text + "\"}}'\n";
     }
