@@ -33,7 +33,8 @@ final class SessionsRows {
         report.row("Concurrent sessions, N = " + ns + " in a JVM with `" + BenchmarkMain.SESSIONS_HEAP + "` each: every session replays a real capture at "
                         + (speedup == 1 ? "its recorded pace" : speedup + "× its recorded pace") + " into its control folder; the agent's side"
                         + " (the plugin's watch handler, " + ConcurrentSessions.AGENT_THREADS + " threads) reads it every "
-                        + ConcurrentSessions.HANDOVER_MILLIS + " ms and hands what is new over, serialized, to the controller's side (its own"
+                        + ConcurrentSessions.HANDOVER_MILLIS + " ms and hands what is new over as frames of one stream (pieces of streamed text"
+                        + " held up to " + ConcurrentSessions.HOLD_MILLIS + " ms, the end in one serialized call) to the controller's side (its own"
                         + " engine, masker, log sink and journal on disk, followed on " + ConcurrentSessions.REMOTING_THREADS
                         + " channel threads and looked at by one shared scheduler with the plugin's " + ConcurrentSessions.FOLLOWER_THREADS
                         + " threads and timings; window " + String.format(Locale.ROOT, "%.0f", seconds) + " s)",
