@@ -142,9 +142,6 @@ final class EventsHandler extends Handler {
 
     /** Hands over what is new, in chunks, when {@link HandOverTiming} says it is time. */
     private void handOverWhatIsDue() throws IOException {
-        if (timing == null) {
-            timing = new HandOverTiming(holdMillis, outputOffset);
-        }
         boolean full;
         do {
             SessionChunk chunk = next();
@@ -153,7 +150,7 @@ final class EventsHandler extends Handler {
             }
             full = chunk.output.length == maxBytes || chunk.stderr.length == maxBytes;
             boolean urgent = full || chunk.stderr.length > 0 || chunk.usage.length > 0 || chunk.approvalIds != null;
-            if (chunk.isEmpty() || !timing.handOverNow(chunk.outputStart, chunk.output, urgent, System.nanoTime())) {
+            if (chunk.isEmpty() || !timing().handOverNow(chunk.outputStart, chunk.output, urgent, System.nanoTime())) {
                 return;
             }
             handOver(chunk);
@@ -163,7 +160,15 @@ final class EventsHandler extends Handler {
     private void handOver(SessionChunk chunk) throws IOException {
         write(chunk);
         advance(chunk);
-        timing.handedOver(outputOffset);
+        timing().handedOver(outputOffset);
+    }
+
+    /** Made at the first hand-over of this watch, from where the controller has the log. */
+    private HandOverTiming timing() {
+        if (timing == null) {
+            timing = new HandOverTiming(holdMillis, outputOffset);
+        }
+        return timing;
     }
 
     private void write(SessionChunk chunk) throws IOException {
@@ -188,9 +193,6 @@ final class EventsHandler extends Handler {
     @Override
     public synchronized void exited(int code, byte[] output) throws Exception {
         stopLooking();
-        if (timing == null) {
-            timing = new HandOverTiming(holdMillis, outputOffset);
-        }
         SessionChunk last = next();
         while (last.output.length == maxBytes || last.stderr.length == maxBytes || last.usageConsumed > 0) {
             handOver(last); // not handed over yet, in pieces: then look again

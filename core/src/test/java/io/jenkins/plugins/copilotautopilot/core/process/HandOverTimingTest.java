@@ -20,7 +20,7 @@ class HandOverTimingTest {
         HandOverTiming timing = new HandOverTiming(2_000, 0);
         byte[] first = bytes(DELTA + SHELL);
         assertFalse(timing.handOverNow(0, first, false, 1_000 * MS));
-        assertEquals(0, timing.heldMillis(1_000 * MS) + 0);
+        assertEquals(0, timing.heldMillis(1_000 * MS));
         byte[] more = bytes(DELTA + SHELL + DELTA);
         assertFalse(timing.handOverNow(0, more, false, 2_999 * MS), "held since the first piece");
         assertEquals(1_999, timing.heldMillis(2_999 * MS));
