@@ -11,6 +11,7 @@ import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.concurrent.TimeUnit;
 import org.jenkinsci.plugins.durabletask.Controller;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 
@@ -44,6 +45,8 @@ public final class AgentSession implements CliSession, SessionInbox {
     public static long LOST_AFTER_MILLIS = Long.getLong(AgentSession.class.getName() + ".lostAfterMillis", 30_000);
     /** The most of each stream handed over at once. */
     static final int CHUNK_BYTES = 1024 * 1024;
+    /** How long the clean-up waits to hear from the watch's handler, which deletes the folders itself, before asking the agent. */
+    static final long FOLDERS_TOLD_MILLIS = 10_000;
 
     /** Where a session runs: what survives a restart of the controller. Plain strings and durable-task's controller. */
     public static final class Location implements Serializable {
@@ -160,6 +163,11 @@ public final class AgentSession implements CliSession, SessionInbox {
     private byte[] keptSession;
     private long keptSessionSize;
     private byte[] spans;
+    /** Whether the watch handed the end over: its handler then deletes the folders and says so ({@link #foldersTold}). */
+    private boolean endedThroughWatch;
+    /** What the handler said of the folders: null until it did. */
+    private Boolean foldersDeleted;
+    private String foldersNotDeleted;
     /** The approval hook's open requests as last handed over, not yet taken by the follower; null: no news. */
     private java.util.List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> approvals;
 
@@ -250,6 +258,10 @@ public final class AgentSession implements CliSession, SessionInbox {
 
     /** A chunk of the watch's stream: taken and followed before the next one is read. */
     void deliver(SessionChunk chunk) throws IOException {
+        if (chunk.tellsOfFolders()) {
+            foldersTold(chunk);
+            return;
+        }
         watch.heardFrom();
         accept(chunk);
         try {
@@ -267,8 +279,29 @@ public final class AgentSession implements CliSession, SessionInbox {
         accept(last);
         synchronized (this) {
             ended(code, last);
+            endedThroughWatch = true;
         }
         owner.handedOver();
+    }
+
+    /** The watch's handler has deleted the session's folders after the end, or says why it could not. */
+    private synchronized void foldersTold(SessionChunk chunk) {
+        foldersDeleted = chunk.foldersDeleted;
+        foldersNotDeleted = chunk.foldersNotDeleted;
+        notifyAll();
+    }
+
+    /** What the watch's handler said of the folders, waited for a short while after an end it handed over; null when it did not say. */
+    private synchronized Boolean foldersAsTold() throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FOLDERS_TOLD_MILLIS);
+        while (endedThroughWatch && foldersDeleted == null) {
+            long left = until - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return foldersDeleted;
     }
 
     synchronized void ended(int code, SessionChunk last) {
@@ -370,14 +403,28 @@ public final class AgentSession implements CliSession, SessionInbox {
         AgentStops.stopNow(where, owner);
     }
 
-    /** Removes the session's folders (the CLI's private state with them); on the calling thread, bounded in time. */
+    /**
+     * Removes the session's folders (the CLI's private state with them); on the calling thread, bounded in time. After an
+     * end the watch handed over, its handler has deleted them already: then only what it said counts.
+     */
     @Override
     public void cleanup() throws IOException, InterruptedException {
+        Boolean told = foldersAsTold();
+        if (told != null) {
+            if (!told) {
+                throw new FoldersNotDeletedException(foldersNotDeletedWhy());
+            }
+            return;
+        }
         FilePath taskWorkspace = FilePathUtils.find(where.node, where.taskWorkspace);
         if (taskWorkspace == null) {
             throw new IOException(Messages.AgentSession_Offline(where.displayNode()));
         }
         AgentStops.deleteFolders(taskWorkspace);
+    }
+
+    private synchronized String foldersNotDeletedWhy() {
+        return foldersNotDeleted;
     }
 
     /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */

@@ -112,13 +112,18 @@ final class AgentStops {
      * {@link FoldersNotDeletedException} when the agent answered that it could not.
      */
     static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
-        FilePath controlParent = WorkspaceList.tempDir(taskWorkspace);
         String refused = TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
                 Messages.AgentSession_Deleting(taskWorkspace.getRemote()),
-                () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent == null ? taskWorkspace.getRemote() : controlParent.getRemote())));
+                () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent(taskWorkspace))));
         if (refused != null) {
             throw new FoldersNotDeletedException(refused);
         }
+    }
+
+    /** The folder durable-task makes a session's control folder in, next to its launch folder ({@code taskWorkspace}). */
+    static String controlParent(FilePath taskWorkspace) {
+        FilePath tmp = WorkspaceList.tempDir(taskWorkspace);
+        return tmp == null ? taskWorkspace.getRemote() : tmp.getRemote();
     }
 
 }

@@ -23,7 +23,8 @@ import org.jenkinsci.plugins.durabletask.Handler;
 /**
  * On the agent: hands the controller what the session wrote — the new part of the task's log (the CLI's events), its
  * errors and the usage records of its model calls — as a stream of chunks ({@link ChunkStream}), and what is left once
- * it has ended, before durable-task deletes the control folder, in one call ({@link SessionInbox#exited}).
+ * it has ended, before durable-task deletes the control folder, in one call ({@link SessionInbox#exited}); then deletes
+ * the session's folders and says in the stream how that went.
  *
  * <p>When ({@link HandOverTiming}): at once when what is new holds something a person waits for (a turn or a tool that
  * starts or ends, a message, the completion, an error, a usage record, a change of the open approval requests), and
@@ -60,6 +61,9 @@ final class EventsHandler extends Handler {
     private final RemoteOutputStream chunks;
     private final String controlFolder;
     private final String logFile;
+    /** The session's launch folder and the folder its control folder is in: deleted here once the controller has the end. */
+    private final String launchFolder;
+    private final String controlParent;
     private final int maxBytes;
     private long outputOffset;
     private long stderrOffset;
@@ -86,8 +90,8 @@ final class EventsHandler extends Handler {
      * @param stderrOffset how much of the CLI's errors the controller has
      * @param usageOffset  how much of the CLI's session state the controller has read
      */
-    EventsHandler(SessionInbox inbox, RemoteOutputStream chunks, String controlFolder, String logFile, int maxBytes, long outputOffset, long stderrOffset,
-                  long usageOffset, long keptSessionLimit, long holdMillis, long keepaliveMillis) {
+    EventsHandler(SessionInbox inbox, RemoteOutputStream chunks, String controlFolder, String logFile, String launchFolder, String controlParent,
+                  int maxBytes, long outputOffset, long stderrOffset, long usageOffset, long keptSessionLimit, long holdMillis, long keepaliveMillis) {
         this.keptSessionLimit = keptSessionLimit;
         this.holdMillis = holdMillis;
         this.keepaliveMillis = keepaliveMillis;
@@ -95,6 +99,8 @@ final class EventsHandler extends Handler {
         this.chunks = chunks;
         this.controlFolder = controlFolder;
         this.logFile = logFile;
+        this.launchFolder = launchFolder;
+        this.controlParent = controlParent;
         this.maxBytes = maxBytes;
         this.outputOffset = outputOffset;
         this.stderrOffset = stderrOffset;
@@ -213,6 +219,26 @@ final class EventsHandler extends Handler {
             last.spans = ControlFolderReader.spans(folder, io.jenkins.plugins.copilotautopilot.core.otel.SpanFile.MAX_BYTES);
         }
         inbox.exited(code, last); // remoting runs it once the chunks written before it are taken
+        advance(last);
+        deleteFolders();
+    }
+
+    /**
+     * The controller has the end: the session's folders (the CLI's private state among them) are deleted from here, and
+     * the controller told how that went, in the stream rather than by a call of its own. Nothing here fails the watch:
+     * durable-task's own clean-up comes next.
+     */
+    private void deleteFolders() {
+        SessionChunk told = new SessionChunk(outputOffset, SessionChunk.NONE, stderrOffset, SessionChunk.NONE, usageOffset, SessionChunk.NONE, 0);
+        told.foldersNotDeleted = DeleteSessionFoldersCallable.delete(Path.of(launchFolder), Path.of(controlParent));
+        told.foldersDeleted = told.foldersNotDeleted == null;
+        try {
+            write(told);
+            chunks.close();
+        } catch (IOException e) {
+            // the controller asks the agent to delete them itself when it does not hear of them
+            LOGGER.log(Level.FINE, "could not tell the controller about the folders of " + controlFolder, e);
+        }
     }
 
     /** The session's new bytes from where the controller is, at most {@code maxBytes} of each. */

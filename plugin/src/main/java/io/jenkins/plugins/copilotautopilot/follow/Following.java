@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 
 /**
  * The controller's threads for Copilot sessions, none of which waits on an agent without a time limit:
@@ -22,11 +24,14 @@ import java.util.concurrent.Executors;
  * </ul>
  * Their threads are made without the class loader of the thread that happens to need one (a Pipeline's), so that
  * they pin no build's classes. On shutdown each running Pipeline session notes how far it got, so that the restarted
- * controller continues its log exactly there.
+ * controller continues its log exactly there, and the sessions that ended are recorded first.
  */
 public final class Following {
     private static final int THREADS = Integer.getInteger(Following.class.getName() + ".threads", 4);
     private static final int RECORDER_THREADS = Integer.getInteger(Following.class.getName() + ".recorderThreads", 2);
+    /** How long shutting down waits for the sessions being recorded (a clean-up's calls are bounded by less). */
+    private static final long RECORDING_AT_SHUTDOWN_SECONDS = 30;
+    private static final Logger LOGGER = Logger.getLogger(Following.class.getName());
     private static PollingScheduler scheduler;
     private static ExecutorService recorders;
     private static ExecutorService starters;
@@ -70,19 +75,43 @@ public final class Following {
     }
 
     @Terminator
-    public static synchronized void shutDown() {
-        if (scheduler != null) {
-            scheduler.close();
-            scheduler = null;
-        }
-        RUNNING.forEach(SessionDriver::saveCheckpoint);
-        for (ExecutorService pool : new ExecutorService[] {starters, recorders}) {
-            if (pool != null) {
-                pool.shutdownNow();
+    public static void shutDown() {
+        ExecutorService recording;
+        synchronized (Following.class) {
+            if (scheduler != null) {
+                scheduler.close();
+                scheduler = null;
             }
+            RUNNING.forEach(SessionDriver::saveCheckpoint);
+            if (starters != null) {
+                starters.shutdownNow();
+            }
+            starters = null;
+            recording = recorders;
+            recorders = null;
         }
-        starters = null;
-        recorders = null;
-        AgentCalls.shutDown();
+        if (recording != null) {
+            finishRecording(recording);
+        }
+        AgentCalls.shutDown(); // after the records: theirs end the clean-ups' calls
+    }
+
+    /**
+     * Lets the sessions being recorded (and those waiting for a recorder) be written before the controller stops, for a
+     * bounded time: a session that ended just before a restart keeps its record, and nothing writes into a build's
+     * folder once Jenkins has stopped. Outside the class's lock, so that a record may ask for a pool meanwhile.
+     */
+    static void finishRecording(ExecutorService recording) {
+        recording.shutdown();
+        try {
+            if (!recording.awaitTermination(RECORDING_AT_SHUTDOWN_SECONDS, TimeUnit.SECONDS)) {
+                LOGGER.warning(() -> "Copilot sessions still being recorded after " + RECORDING_AT_SHUTDOWN_SECONDS
+                        + " s of shutting down; stopped");
+                recording.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            recording.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -1,7 +1,9 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import hudson.model.Result;
@@ -14,6 +16,7 @@ import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
 import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
@@ -26,7 +29,8 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
 /**
  * A watched session reaches the controller as a stream, not as calls: pieces of a tool's output are held on the agent
- * while what a person waits for (a message) comes at once, and the agent makes no call per hand-over.
+ * while what a person waits for (a message) comes at once, and the agent makes no call per hand-over; after the end it
+ * deletes the session's folders itself, without being asked.
  */
 @WithJenkins
 class HandOverStreamTest {
@@ -64,6 +68,7 @@ class HandOverStreamTest {
 
         AtomicInteger callsFromTheAgent = new AtomicInteger();
         AtomicInteger commandsFromTheAgent = new AtomicInteger();
+        AtomicInteger deletionsAsked = new AtomicInteger();
         Channel channel = (Channel) j.jenkins.getComputer("streaming").getChannel();
         channel.addListener(new Channel.Listener() {
             @Override
@@ -72,6 +77,13 @@ class HandOverStreamTest {
                 // the calls of the hand-over (a remote method names its interface), not remoting's own (a ping, a class)
                 if (cmd instanceof Request && cmd.toString().contains(SessionInbox.class.getName())) {
                     callsFromTheAgent.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void onWrite(Channel c, Command cmd, long blockSize) {
+                if (cmd instanceof Request && cmd.toString().contains(DeleteSessionFoldersCallable.class.getSimpleName())) {
+                    deletionsAsked.incrementAndGet();
                 }
             }
         });
@@ -85,7 +97,13 @@ class HandOverStreamTest {
         assertEquals(0, callsWhileItRan, "no call from the agent to hand the session over while it runs");
         assertEquals(1, callsFromTheAgent.get(), "one call at the end (the exit status, what the session left)");
         assertThat("the session came as a stream", commandsFromTheAgent.get(), greaterThan(0));
+        assertEquals(0, deletionsAsked.get(), "the agent deleted the session's folders once the controller had the end");
+        try (var files = Files.walk(tmp.resolve("agent"))) {
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith("copilot-autopilot-")).toList(),
+                    "no session folder left on the agent");
+        }
         String log = JenkinsRule.getLog(b);
+        assertThat(log, not(containsString("Could not delete")));
         for (String line : new String[] {"All pieces written", "[copilot] Turn 1", "[copilot] Turn 2", "[copilot] COMPLETED"}) {
             assertEquals(1, log.lines().filter(l -> l.contains(line)).count(), line);
         }

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  * commands: a call, a remote method invocation, a pipe's read; each is answered by a response, so a request is a
  * round trip) written to the agent and read from it, every command both ways (requests, responses, the chunks a pipe
  * streams one way and their acknowledgements) and their bytes. With {@code kinds}, the commands are also tallied by
- * kind (a request by what it calls, its text with numbers left out), which costs a little more CPU per command; off for
+ * kind (a request by what it calls, its text with numbers left out), with their bytes, which costs a little more CPU per command; off for
  * the measured runs.
  */
 final class ChannelTraffic extends Channel.Listener {
@@ -23,7 +23,8 @@ final class ChannelTraffic extends Channel.Listener {
     private final LongAdder commandsIn = new LongAdder();
     private final LongAdder bytesOut = new LongAdder();
     private final LongAdder bytesIn = new LongAdder();
-    private final Map<String, LongAdder> kinds;
+    /** By kind: how many, how many bytes. */
+    private final Map<String, LongAdder[]> kinds;
 
     ChannelTraffic(boolean kinds) {
         this.kinds = kinds ? new ConcurrentHashMap<>() : null;
@@ -55,7 +56,7 @@ final class ChannelTraffic extends Channel.Listener {
         if (cmd instanceof Request) {
             requestsOut.increment();
         }
-        tally("to the agent: ", cmd);
+        tally("to the agent: ", cmd, blockSize);
     }
 
     @Override
@@ -65,25 +66,27 @@ final class ChannelTraffic extends Channel.Listener {
         if (cmd instanceof Request) {
             requestsIn.increment();
         }
-        tally("from the agent: ", cmd);
+        tally("from the agent: ", cmd, blockSize);
     }
 
-    private void tally(String direction, Command cmd) {
+    private void tally(String direction, Command cmd, long bytes) {
         if (kinds != null) {
             // a request by what it calls; another command (a response, a pipe's chunk or its acknowledgement) by its class
             String text = cmd instanceof Request ? cmd.toString() : cmd.getClass().getName();
             String kind = direction + (text.length() > 160 ? text.substring(0, 160) + "…" : text)
                     .replaceAll("@[0-9a-f]+", "").replaceAll("[0-9]+", "#");
-            kinds.computeIfAbsent(kind, k -> new LongAdder()).increment();
+            LongAdder[] tally = kinds.computeIfAbsent(kind, k -> new LongAdder[] {new LongAdder(), new LongAdder()});
+            tally[0].increment();
+            tally[1].add(bytes);
         }
     }
 
-    /** The requests by kind so far (empty unless asked for), and starts counting them again. */
-    Map<String, Long> takeKinds() {
-        Map<String, Long> taken = new TreeMap<>();
+    /** The commands by kind so far, each {how many, their bytes} (empty unless asked for), and starts counting them again. */
+    Map<String, long[]> takeKinds() {
+        Map<String, long[]> taken = new TreeMap<>();
         if (kinds != null) {
-            kinds.forEach((k, v) -> taken.put(k, v.sumThenReset()));
-            taken.values().removeIf(v -> v == 0);
+            kinds.forEach((k, v) -> taken.put(k, new long[] {v[0].sumThenReset(), v[1].sumThenReset()}));
+            taken.values().removeIf(v -> v[0] == 0);
         }
         return taken;
     }

@@ -56,7 +56,7 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
  * {@code mvn -pl plugin test -Pbenchmark-next-to-sh} (or {@code -Dtest=NextToShBenchmark}) and {@code COPILOT_CLI}
  * set. Settings (system properties): {@code bench.builds} (6), {@code bench.rounds} (5) and
  * {@code bench.rounds.WORKLOAD}, {@code bench.warmups} (1), {@code bench.workloads} (printing,quiet,streaming),
- * {@code bench.sides} (step,sh,sh-watch), {@code bench.idleSeconds} (0: as long as the side's previous builds),
+ * {@code bench.sides} (step,sh,sh-watch; floor, a build that only waits as long as a session, adds what the Pipeline costs by itself), {@code bench.idleSeconds} (0: as long as the side's previous builds),
  * {@code bench.settleSeconds} (3), {@code bench.webSocket} (true), {@code bench.requestKinds} (false; tallies the
  * commands by kind, at some CPU cost), and the workloads' sizes ({@link Workload}). Writes
  * {@code target/next-to-sh.md} and {@code target/next-to-sh.csv}.
@@ -136,7 +136,7 @@ class NextToShBenchmark {
                         List<WorkflowJob> list = new ArrayList<>();
                         for (int i = 1; i <= builds; i++) {
                             WorkflowJob p = j.createProject(WorkflowJob.class, w.id() + "-" + side.label + "-" + i);
-                            p.setDefinition(new CpsFlowDefinition(pipeline(side, cli, model.baseUrl()), true));
+                            p.setDefinition(new CpsFlowDefinition(pipeline(side, w, cli, model.baseUrl()), true));
                             list.add(p);
                         }
                         jobs.put(side, list);
@@ -174,8 +174,14 @@ class NextToShBenchmark {
         assertEquals(List.of(), report.failures(), "every build ends as it should (the report lists them too)");
     }
 
-    /** The Pipeline of one side: the step, or {@code sh} running the same CLI with the same settings. */
-    static String pipeline(Side side, String cli, String baseUrl) {
+    /**
+     * The Pipeline of one side: the step, {@code sh} running the same CLI with the same settings, or (the floor) a build
+     * that holds its agent as long as the workload's session lasts and does nothing else.
+     */
+    static String pipeline(Side side, Workload w, String cli, String baseUrl) {
+        if (side == Side.FLOOR) {
+            return "node('bench') {\n  sleep time: " + w.seconds() + ", unit: 'SECONDS'\n}\n";
+        }
         if (side == Side.STEP) {
             return "node('bench') {\n  copilotAutopilot prompt: '" + PROMPT + "', copilotPath: '" + cli + "', providerBaseUrl: '"
                     + baseUrl + "', model: 'fake-model', offline: true, allowAllTools: true\n}\n";
@@ -213,7 +219,7 @@ class NextToShBenchmark {
             durations.add(run.getDuration());
             console.add(run.getLogText().length());
             String log = String.join("\n", run.getLog(Integer.MAX_VALUE));
-            boolean done = side == Side.STEP ? log.contains("[copilot] COMPLETED") : log.contains("task_complete");
+            boolean done = side == Side.FLOOR || (side == Side.STEP ? log.contains("[copilot] COMPLETED") : log.contains("task_complete"));
             if (run.getResult() == Result.SUCCESS && done) {
                 succeeded++;
             } else {

@@ -17,7 +17,7 @@ import java.util.function.ToDoubleFunction;
 final class Report {
     private final List<String> header = new ArrayList<>();
     private final List<Round> rounds = new ArrayList<>();
-    private final Map<Workload, Map<String, Long>> requestKinds = new LinkedHashMap<>();
+    private final Map<Workload, Map<String, long[]>> requestKinds = new LinkedHashMap<>();
 
     void header(String line) {
         header.add(line);
@@ -27,9 +27,9 @@ final class Report {
         rounds.add(round);
     }
 
-    void requestKinds(Workload workload, Side side, Map<String, Long> kinds) {
-        Map<String, Long> all = requestKinds.computeIfAbsent(workload, w -> new java.util.TreeMap<>());
-        kinds.forEach((k, v) -> all.merge(side.label + ", " + k, v, Long::sum));
+    void requestKinds(Workload workload, Side side, Map<String, long[]> kinds) {
+        Map<String, long[]> all = requestKinds.computeIfAbsent(workload, w -> new java.util.TreeMap<>());
+        kinds.forEach((k, v) -> all.merge(side.label + ", " + k, v, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}));
     }
 
     /** The builds that did not end as they should, in every round so far. */
@@ -125,11 +125,12 @@ final class Report {
                     .append(" | | ").append(medians(bySide, Round::medianSessionSeconds, Report::seconds)).append(" | |\n");
             md.append("\nRatios are per round; the median row's ratios are the medians of the rounds' ratios, its other"
                     + " figures the medians of each side's rounds.\n");
-            Map<String, Long> kinds = requestKinds.get(w);
+            Map<String, long[]> kinds = requestKinds.get(w);
             if (kinds != null && !kinds.isEmpty()) {
-                md.append("\nCommands on the channel by kind, all measured rounds together:\n\n");
-                kinds.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                        .forEach(e -> md.append("- ").append(e.getValue()).append(" × ").append(e.getKey()).append('\n'));
+                md.append("\nCommands on the channel by kind, all measured rounds together (how many, their bytes):\n\n");
+                kinds.entrySet().stream().sorted(java.util.Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[0]).reversed())
+                        .forEach(e -> md.append("- ").append(e.getValue()[0]).append(" × ").append(e.getKey())
+                                .append(String.format(Locale.ROOT, " (%.1f KB)", e.getValue()[1] / 1024.0)).append('\n'));
             }
             for (Round r : rounds) {
                 if (r.workload() == w && !r.failures().isEmpty()) {

@@ -17,7 +17,9 @@ record Round(Workload workload, int number, Side side, int position, Window idle
      * plugin turns it on for the whole controller when it loads).
      */
     enum Side {
-        STEP("step", "step"), SH("sh", "`sh`"), SH_WATCH("sh-watch", "`sh` watching");
+        STEP("step", "step"), SH("sh", "`sh`"), SH_WATCH("sh-watch", "`sh` watching"),
+        /** A build that only holds its agent as long as a session lasts: what the Pipeline costs by itself, any step on top. */
+        FLOOR("floor", "a build that only waits");
 
         final String label;
         final String markdown;
@@ -33,7 +35,7 @@ record Round(Workload workload, int number, Side side, int position, Window idle
                     return side;
                 }
             }
-            throw new IllegalArgumentException("no side " + label + " (step, sh, sh-watch)");
+            throw new IllegalArgumentException("no side " + label + " (step, sh, sh-watch, floor)");
         }
     }
 

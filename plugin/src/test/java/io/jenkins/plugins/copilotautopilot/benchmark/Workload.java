@@ -26,6 +26,11 @@ enum Workload {
             return toolThenComplete("for i in $(seq 1 " + seconds + "); do printf '%0199d\\n' \"$i\"; sleep 1; done",
                     seconds, "Printed " + seconds + " lines.");
         }
+
+        @Override
+        int seconds() {
+            return printSeconds() + 4;
+        }
     },
     /** Turn 1 runs a tool that prints nothing for a while; turn 2 calls task_complete. */
     QUIET {
@@ -37,6 +42,11 @@ enum Workload {
         @Override
         Script script() {
             return toolThenComplete("sleep " + quietSeconds(), quietSeconds(), "Waited.");
+        }
+
+        @Override
+        int seconds() {
+            return quietSeconds() + 4;
         }
     },
     /** Turn 1 streams a long answer in many small deltas and calls task_complete with it. */
@@ -55,9 +65,18 @@ enum Workload {
             return request -> request.used("task_complete") ? Reply.text("Done.")
                     : Reply.taskComplete("Wrote the long answer.").withText(text).chunked(streamChunk(), streamDelayMs());
         }
+
+        @Override
+        int seconds() {
+            int deltas = (longAnswer(streamWords()).length() + streamChunk() - 1) / streamChunk();
+            return deltas * streamDelayMs() / 1000 + 4;
+        }
     };
 
     abstract String describe();
+
+    /** About how long a session of this workload lasts: how long the floor's build waits. */
+    abstract int seconds();
 
     abstract Script script();
 

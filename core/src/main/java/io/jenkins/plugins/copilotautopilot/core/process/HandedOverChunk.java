@@ -53,6 +53,12 @@ public class HandedOverChunk implements Serializable {
     /** The approval hook's open requests, all of them, by id and text; null when the set did not change. */
     public String[] approvalIds;
     public String[] approvalTexts;
+    /**
+     * Sent after the end, once the agent has deleted the session's folders itself: whether they are gone, or why not
+     * (null); a chunk of neither says nothing of them.
+     */
+    public boolean foldersDeleted;
+    public String foldersNotDeleted;
 
     public HandedOverChunk(long outputStart, byte[] output, long stderrStart, byte[] stderr, long usageStart, byte[] usage,
                            long usageConsumed) {
@@ -89,6 +95,8 @@ public class HandedOverChunk implements Serializable {
         spans = readBytes(in);
         approvalIds = readStrings(in);
         approvalTexts = readStrings(in);
+        foldersDeleted = in.readBoolean();
+        foldersNotDeleted = readString(in);
     }
 
     /** The chunk's wire form. */
@@ -109,6 +117,13 @@ public class HandedOverChunk implements Serializable {
         writeBytes(out, spans);
         writeStrings(out, approvalIds);
         writeStrings(out, approvalTexts);
+        out.writeBoolean(foldersDeleted);
+        writeString(out, foldersNotDeleted);
+    }
+
+    /** Whether it tells what became of the session's folders after the end. */
+    public boolean tellsOfFolders() {
+        return foldersDeleted || foldersNotDeleted != null;
     }
 
     /** Nothing new: no bytes, no usage read, no news of approvals. */

@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.core.process;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +34,7 @@ class HandedOverChunkTest {
         chunk.keptSessionSize = chunk.keptSession.length;
         chunk.spans = bytes("{\"name\":\"invoke_agent\"}\n");
         chunk.approvals(List.of(new ApprovalGate.Request("1", "bash: git push"), new ApprovalGate.Request("2", "x".repeat(70_000))));
+        chunk.foldersNotDeleted = "permission denied for /w@tmp/roots/file (the agent runs as jenkins)";
 
         HandedOverChunk back = read(write(chunk));
 
@@ -51,6 +53,11 @@ class HandedOverChunkTest {
         assertEquals(chunk.keptSessionSize, back.keptSessionSize);
         assertArrayEquals(chunk.spans, back.spans);
         assertEquals(chunk.approvals(), back.approvals());
+        assertEquals(chunk.foldersNotDeleted, back.foldersNotDeleted);
+        assertTrue(back.tellsOfFolders());
+        HandedOverChunk deleted = new HandedOverChunk(1, HandedOverChunk.NONE, 2, HandedOverChunk.NONE, 3, HandedOverChunk.NONE, 0);
+        deleted.foldersDeleted = true;
+        assertTrue(read(write(deleted)).foldersDeleted);
     }
 
     @Test
@@ -70,6 +77,7 @@ class HandedOverChunkTest {
         assertEquals(0, back.keptSessionSize);
         assertNull(back.spans);
         assertNull(back.approvals(), "no news of approvals is not an empty list of them");
+        assertFalse(back.tellsOfFolders(), "no news of the folders");
         HandedOverChunk none = new HandedOverChunk(0, HandedOverChunk.NONE, 0, HandedOverChunk.NONE, 0, HandedOverChunk.NONE, 0);
         none.approvals(List.of());
         assertEquals(List.of(), read(write(none)).approvals(), "an empty list of approvals stays a list");
