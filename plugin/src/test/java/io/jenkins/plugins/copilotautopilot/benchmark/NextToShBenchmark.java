@@ -56,9 +56,10 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
  * {@code mvn -pl plugin test -Pbenchmark-next-to-sh} (or {@code -Dtest=NextToShBenchmark}) and {@code COPILOT_CLI}
  * set. Settings (system properties): {@code bench.builds} (6), {@code bench.rounds} (5) and
  * {@code bench.rounds.WORKLOAD}, {@code bench.warmups} (1), {@code bench.workloads} (printing,quiet,streaming),
- * {@code bench.sides} (step,sh,sh-watch; floor, a build that only waits as long as a session, adds what the Pipeline costs by itself), {@code bench.idleSeconds} (0: as long as the side's previous builds),
+ * {@code bench.sides} (step,sh,sh-watch; {@code floor}, a build that only waits as long as a session, adds what the
+ * Pipeline costs by itself), {@code bench.idleSeconds} (0: as long as the side's previous builds),
  * {@code bench.settleSeconds} (3), {@code bench.webSocket} (true), {@code bench.requestKinds} (false; tallies the
- * commands by kind, at some CPU cost), and the workloads' sizes ({@link Workload}). Writes
+ * commands by kind, with their bytes, at some CPU cost), and the workloads' sizes ({@link Workload}). Writes
  * {@code target/next-to-sh.md} and {@code target/next-to-sh.csv}.
  */
 @WithJenkins
