@@ -181,8 +181,9 @@ final class AgentWatch {
         RemoteOutputStream chunks = new RemoteOutputStream(new ChunkStream(mine::deliver));
         try {
             where.controller.watch(taskWorkspace, new EventsHandler(exported, chunks, where.controlFolder, where.logFile,
-                    where.taskWorkspace, AgentStops.controlParent(taskWorkspace), AgentSession.CHUNK_BYTES, from.output(), from.stderr(), from.usage(), owner.keptStateLimitBytes(),
-                    AgentSession.HOLD_MILLIS, AgentSession.CHECK_MILLIS / 2), owner.listener());
+                    where.taskWorkspace, AgentStops.controlParent(taskWorkspace), AgentSession.CHUNK_BYTES, from.output(),
+                    from.stderr(), from.usage(), owner.keptStateLimitBytes(), AgentSession.HOLD_MILLIS, AgentSession.CHECK_MILLIS / 2),
+                    owner.listener());
             watchedChannel = channel;
         } catch (UnsupportedOperationException e) {
             readFromNowOn();
