@@ -12,6 +12,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.jenkinsci.plugins.durabletask.Controller;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 
@@ -27,6 +29,7 @@ import org.jenkinsci.plugins.workflow.FilePathUtils;
  * <p>Found again by node name and paths after the agent reconnects or the controller restarts.
  */
 public final class AgentSession implements CliSession, SessionInbox {
+    private static final Logger LOGGER = Logger.getLogger(AgentSession.class.getName());
     /** How long one call to the agent may take before the agent counts as unreachable (mutable for the script console). */
     @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable from the script console and in tests")
     public static long REMOTE_TIMEOUT_SECONDS = Long.getLong(AgentSession.class.getName() + ".REMOTE_TIMEOUT_SECONDS", 20);
@@ -47,6 +50,8 @@ public final class AgentSession implements CliSession, SessionInbox {
     static final int CHUNK_BYTES = 1024 * 1024;
     /** How long the clean-up waits to hear from the watch's handler, which deletes the folders itself, before asking the agent. */
     static final long FOLDERS_TOLD_MILLIS = 10_000;
+    /** How long the end's call waits for the chunks before it that the watch's stream still carries. */
+    static final long STREAM_CATCH_UP_MILLIS = 10_000;
 
     /** Where a session runs: what survives a restart of the controller. Plain strings and durable-task's controller. */
     public static final class Location implements Serializable {
@@ -273,11 +278,24 @@ public final class AgentSession implements CliSession, SessionInbox {
         }
     }
 
+    /**
+     * The end, with what the watch read last. The chunks before it come on the watch's stream, and this call can overtake
+     * the last of them on the channel (each runs on a thread of its own): it waits, for a bounded time, until the stream
+     * has brought everything before {@code last}, which would otherwise count as lost.
+     */
     @Override
     public void exited(int code, SessionChunk last) throws Exception {
         watch.heardFrom();
-        accept(last);
         synchronized (this) {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STREAM_CATCH_UP_MILLIS);
+            while (last.outputStart > nextOutput || last.stderrStart > nextStderr) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            accept(last);
             ended(code, last);
             endedThroughWatch = true;
         }
@@ -333,6 +351,7 @@ public final class AgentSession implements CliSession, SessionInbox {
     synchronized void accept(SessionChunk chunk) {
         nextOutput = append(output, chunk.outputStart, chunk.output, nextOutput, true);
         nextStderr = append(stderr, chunk.stderrStart, chunk.stderr, nextStderr, false);
+        notifyAll(); // an end that overtook this chunk waits for it
         if (chunk.approvalIds != null) {
             approvals = chunk.approvals();
         }
@@ -351,6 +370,9 @@ public final class AgentSession implements CliSession, SessionInbox {
         }
         if (start > expected && countLoss) {
             lostOutputBytes += start - expected;
+            LOGGER.log(Level.WARNING, () -> "a chunk of " + where.controlFolder + " on "
+                    + where.displayNode() + " starts at " + start + " where " + expected + " was expected: " + (start - expected)
+                    + " bytes of the CLI's output are lost");
         }
         int skip = (int) Math.max(0, expected - start);
         into.write(bytes, skip, bytes.length - skip);

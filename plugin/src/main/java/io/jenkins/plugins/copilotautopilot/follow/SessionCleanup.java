@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.follow;
 
 import io.jenkins.plugins.copilotautopilot.agent.AgentCalls;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.agent.FolderDeletions;
 import io.jenkins.plugins.copilotautopilot.agent.FoldersNotDeletedException;
 
 import java.io.IOException;
@@ -14,14 +15,11 @@ import java.util.logging.Logger;
 
 /**
  * An ended session's folders deleted on its agent (the launch files, the control folder with the CLI's home): at once,
- * waited for a bounded time, else in the background every {@value #RETRY_SECONDS} s until the agent answers. An agent
+ * waited for a bounded time, else in the background until the agent answers ({@link FolderDeletions}). An agent
  * that answers that it cannot delete them (files of another user) is not asked again.
  */
 final class SessionCleanup {
     private static final Logger LOGGER = Logger.getLogger(SessionCleanup.class.getName());
-    private static final long RETRY_SECONDS = 15;
-    /** Two hours of tries: past the wall-clock limit of most sessions, when their watchdog has ended the CLI anyway. */
-    private static final int ATTEMPTS = 480;
 
     private SessionCleanup() {
     }
@@ -74,23 +72,14 @@ final class SessionCleanup {
         }
     }
 
-    /** Tries again, in the background, until the agent answers (for at most {@link #ATTEMPTS} tries). */
+    /** Tries again, in the background, until the agent answers ({@link FolderDeletions}). */
     static void later(AgentSession s) {
-        retry(s, 1);
-    }
-
-    private static void retry(AgentSession s, int attempt) {
-        if (attempt > ATTEMPTS) {
-            LOGGER.warning(() -> "gave up deleting " + s.location().controlFolder() + " on " + s.location().displayNode());
-            return;
-        }
-        jenkins.util.Timer.get().schedule(() -> AgentCalls.pool().submit(() -> {
+        FolderDeletions.later(s.location().controlFolder() + " on " + s.location().displayNode(), () -> {
             Cleanup c = cleanedUp(s);
-            if (c instanceof Cleanup.Unreachable) {
-                retry(s, attempt + 1);
-            } else if (c instanceof Cleanup.Refused r) {
+            if (c instanceof Cleanup.Refused r) {
                 LOGGER.warning(() -> "could not delete " + s.location().controlFolder() + " on " + s.location().displayNode() + ": " + r.why());
             }
-        }), RETRY_SECONDS, TimeUnit.SECONDS);
+            return !(c instanceof Cleanup.Unreachable);
+        });
     }
 }

@@ -9,6 +9,7 @@ import hudson.remoting.Channel;
 import io.jenkins.plugins.copilotautopilot.benchmark.Round.Side;
 import io.jenkins.plugins.copilotautopilot.benchmark.Round.Window;
 import io.jenkins.plugins.copilotautopilot.core.testing.TestCli;
+import io.jenkins.plugins.copilotautopilot.testing.ProcStat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.follow;
 
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
+import io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.testing.AgentJvm;
 import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
@@ -8,6 +9,10 @@ import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
 import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
 import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
 
+import hudson.Launcher;
+import hudson.LauncherDecorator;
+import hudson.Proc;
+import hudson.model.Node;
 import hudson.model.Result;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
@@ -17,16 +22,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.jenkinsci.plugins.workflow.steps.BodyExecutionCallback;
+import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
+import org.jenkinsci.plugins.workflow.steps.Step;
+import org.jenkinsci.plugins.workflow.steps.StepContext;
+import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
+import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.TestExtension;
 import org.jvnet.hudson.test.junit.jupiter.BuildWatcherExtension;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+import org.kohsuke.stapler.DataBoundConstructor;
 
 import static io.jenkins.plugins.copilotautopilot.testing.Waits.waitFor;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -114,6 +128,111 @@ class AgentFailureTest {
         }
         assertThat(ProcessTable.survivorsOf(runId), is(empty()));
         SessionFolders.assertNoSessionFolderLeft(j, b);
+    }
+
+    @Test
+    void aLaunchWhoseAnswerIsLostLeavesNoCliRunningOnceTheAgentAnswersAgain() throws Exception {
+        long retry = FolderDeletionsAccess.retrySeconds(1);
+        try {
+            AgentJvm agent = AgentJvm.add(j, "lost-answer", tmp.resolve("agent"));
+            LostAnswerLauncher.dying = agent;
+            FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("994.5");
+            WorkflowRun b = TestPipelines.create(j, "node('lost-answer') { losingTheLaunchAnswer { " + step(fake.write()) + " } }")
+                    .scheduleBuild2(0).waitForStart();
+            String runId = runIdOf(fake); // the CLI did start
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.FAILURE, b);
+            j.assertLogContains("[copilot] The agent did not answer while the launch was cleaned up", b);
+            assertThat("the CLI runs on without its agent", ProcessTable.survivorsOf(runId), not(empty()));
+
+            j.jenkins.getComputer("lost-answer").connect(false).get();
+            // its folders are deleted once the agent answers, and the watchdog stops the CLI when they are gone
+            waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(60));
+            Path tmpOfWorkspace = tmp.resolve("agent").resolve("workspace").resolve(b.getParent().getName() + "@tmp");
+            assertThat(Files.isDirectory(tmpOfWorkspace), is(true));
+            waitFor(() -> {
+                try (Stream<Path> left = Files.list(tmpOfWorkspace)) {
+                    return left.noneMatch(f -> f.getFileName().toString().startsWith("copilot-autopilot-"));
+                } catch (IOException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30));
+        } finally {
+            FolderDeletionsAccess.retrySeconds(retry);
+            LostAnswerLauncher.dying = null;
+        }
+    }
+
+    /**
+     * A launcher whose launch starts the process, then loses the agent's answer: the agent's JVM dies (what it started
+     * runs on) and the launch fails, as when a channel breaks while the agent answers it.
+     */
+    static final class LostAnswerLauncher extends LauncherDecorator implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        static volatile AgentJvm dying;
+
+        @Override
+        public Launcher decorate(Launcher launcher, Node node) {
+            return new Launcher.DecoratedLauncher(launcher) {
+                @Override
+                public Proc launch(Launcher.ProcStarter starter) throws IOException {
+                    super.launch(starter);
+                    try {
+                        dying.killJvm();
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    throw new IOException("the agent's answer to the launch was lost");
+                }
+            };
+        }
+    }
+
+    /** {@code losingTheLaunchAnswer { … }}: its body runs with {@link LostAnswerLauncher}. */
+    public static final class LosingTheLaunchAnswerStep extends Step {
+        @DataBoundConstructor
+        public LosingTheLaunchAnswerStep() {
+        }
+
+        @Override
+        public StepExecution start(StepContext context) {
+            return new Execution(context);
+        }
+
+        private static final class Execution extends StepExecution {
+            private static final long serialVersionUID = 1L;
+
+            Execution(StepContext context) {
+                super(context);
+            }
+
+            @Override
+            public boolean start() throws Exception {
+                getContext().newBodyInvoker()
+                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class), new LostAnswerLauncher()))
+                        .withCallback(BodyExecutionCallback.wrap(getContext()))
+                        .start();
+                return false;
+            }
+        }
+
+        @TestExtension("aLaunchWhoseAnswerIsLostLeavesNoCliRunningOnceTheAgentAnswersAgain")
+        public static final class DescriptorImpl extends StepDescriptor {
+            @Override
+            public String getFunctionName() {
+                return "losingTheLaunchAnswer";
+            }
+
+            @Override
+            public boolean takesImplicitBlockArgument() {
+                return true;
+            }
+
+            @Override
+            public Set<? extends Class<?>> getRequiredContext() {
+                return Set.of();
+            }
+        }
     }
 
     /** durable-task's control folder of the session the fake CLI runs in (its COPILOT_HOME's parent). */

@@ -8,6 +8,7 @@ import io.jenkins.plugins.copilotautopilot.core.events.PlainOutput;
 import io.jenkins.plugins.copilotautopilot.core.events.StreamLine;
 import io.jenkins.plugins.copilotautopilot.core.mask.CliRedactions;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One stdout line's way through the engine: read back what the CLI's own redaction garbled, parse, record in the
@@ -15,6 +16,12 @@ import io.jenkins.plugins.copilotautopilot.core.session.SessionTracker;
  * so a late line can never change a decided outcome.
  */
 final class EventPipeline implements LineAssembler.LineHandler {
+    /**
+     * How each of the launch script's own events begins. The CLI's output can end in the middle of a line (a full disk,
+     * the CLI killed as it wrote); the script's next event then follows on that line, and is read as the event it is:
+     * inside a CLI event the text is escaped, so an unescaped start of an event in a line that is not one is the script's.
+     */
+    private static final String SCRIPT_EVENT = "{\"type\":\"autopilot.";
     private final EventParser parser = new EventParser();
     private final SessionTracker tracker;
     private final SafeJournal journal;
@@ -33,6 +40,14 @@ final class EventPipeline implements LineAssembler.LineHandler {
     @Override
     public synchronized void onLine(String line, long originalBytes, boolean truncated) {
         if (closed) {
+            return;
+        }
+        int glued = truncated ? -1 : line.indexOf(SCRIPT_EVENT, 1);
+        if (glued > 0 && !(parser.parse(line) instanceof CliEvent)) {
+            String cut = line.substring(0, glued);
+            String script = line.substring(glued);
+            onLine(cut, cut.getBytes(StandardCharsets.UTF_8).length, false);
+            onLine(script, script.getBytes(StandardCharsets.UTF_8).length, false);
             return;
         }
         StreamLine parsed = parser.parse(redactions.restore(line), originalBytes, truncated);

@@ -124,6 +124,7 @@ public final class GithubStandIn implements AutoCloseable {
     private volatile Long nanoAiuPerCall = 1_000_000_000L;
     private volatile String managedSettings;
     private volatile String autoModel = MODEL;
+    private volatile boolean keepRequests = true;
 
     private GithubStandIn(Script script) throws IOException {
         this.script = script;
@@ -149,6 +150,12 @@ public final class GithubStandIn implements AutoCloseable {
 
     public GithubStandIn nanoAiuPerCall(long nanoAiu) {
         this.nanoAiuPerCall = nanoAiu;
+        return this;
+    }
+
+    /** Keeps no request from now on ({@link #requests()} stays as it is): a long run's bodies would fill the heap. */
+    public GithubStandIn keepingNoRequests() {
+        keepRequests = false;
         return this;
     }
 
@@ -329,7 +336,9 @@ public final class GithubStandIn implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Map<String, String> headers = new LinkedHashMap<>();
             exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(", ", v)));
-            requests.add(new Request(method, path, exchange.getRequestURI().getRawQuery(), Map.copyOf(headers), body, at));
+            if (keepRequests) {
+                requests.add(new Request(method, path, exchange.getRequestURI().getRawQuery(), Map.copyOf(headers), body, at));
+            }
             for (Fault fault : faults) {
                 if (fault.take(path)) {
                     fault.headers.forEach((k, v) -> exchange.getResponseHeaders().add(k, v));

@@ -1,4 +1,4 @@
-package io.jenkins.plugins.copilotautopilot.benchmark;
+package io.jenkins.plugins.copilotautopilot.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,14 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** CPU time and load from Linux's {@code /proc}. */
-final class ProcStat {
+public final class ProcStat {
     private static final long TICKS_PER_SECOND = ticksPerSecond();
 
     private ProcStat() {
     }
 
     /** User plus system CPU time of a process ({@code "self"} or a pid), in ms, as {@code /proc/PID/stat} counts it. */
-    static long cpuMillis(String pid) throws IOException {
+    public static long cpuMillis(String pid) throws IOException {
         String stat = Files.readString(Path.of("/proc", pid, "stat"), StandardCharsets.US_ASCII);
         // the command's name, in parentheses, may hold spaces: the fields are counted from after its end
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -22,7 +22,7 @@ final class ProcStat {
     }
 
     /** The 1-minute load average. */
-    static double loadAverage() {
+    public static double loadAverage() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
@@ -31,7 +31,7 @@ final class ProcStat {
     }
 
     /** The whole machine's CPU time so far, in ticks: {busy, all}. */
-    static long[] machineTicks() throws IOException {
+    public static long[] machineTicks() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
             if (line.startsWith("cpu ")) {
                 String[] f = line.substring(4).trim().split("\\s+");

@@ -1,0 +1,151 @@
+package io.jenkins.plugins.copilotautopilot.soak;
+
+import io.jenkins.plugins.copilotautopilot.soak.ControllerSide.BuildFacts;
+import io.jenkins.plugins.copilotautopilot.soak.ControllerSide.SessionFacts;
+
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The invariants of one ended build: its result is what its kind and the faults that touched it explain; each of its
+ * sessions shows every turn, tool call and closing line exactly once, as many as its record counts; a kept session
+ * continued the conversation of the build its log names.
+ */
+final class BuildInvariants {
+    private static final Pattern TURN = Pattern.compile("^\\[copilot\\] Turn (\\d+)$");
+    /** A tool call's first line: {@code > tool: arguments}, or task_complete's {@code Task complete: summary}. */
+    private static final Pattern TOOL_CALL = Pattern.compile("^\\[copilot\\]   (> |Task complete)");
+    private static final Pattern CLOSING = Pattern.compile("^\\[copilot\\] ("
+            + Arrays.stream(Outcome.values()).map(Enum::name).collect(Collectors.joining("|")) + "): ");
+    /** An event line of the CLI that the step did not take for one (it shows lines it cannot read as they are). */
+    private static final Pattern RAW_EVENT = Pattern.compile("^\\[copilot\\] cli: \\{\"type\":");
+    private static final Pattern CONTINUING = Pattern.compile("\\[copilot\\] Continuing session '" + SessionKind.KEPT_SESSION
+            + "' from build #(\\d+) ");
+
+    private BuildInvariants() {
+    }
+
+    /** The violations of {@code b}, a build of {@code kind}, given every fault injected so far. */
+    static List<Violation> check(SessionKind kind, BuildFacts b, List<FaultEvent> faults) {
+        List<Violation> found = new ArrayList<>();
+        long end = b.startMillis() + b.durationMillis();
+        List<FaultEvent> touching = faults.stream().filter(f -> f.during(b.startMillis(), end) && f.touches(b.ref(), b.agents())).toList();
+        String before = touching.isEmpty() ? "none" : touching.get(touching.size() - 1).toString();
+        Set<String> explained = new HashSet<>(Set.of(kind.expected));
+        touching.forEach(f -> explained.addAll(f.kind().explains));
+        if (kind.freestyle() && touching.stream().anyMatch(f -> f.kind().target == FaultKind.Target.AGENT || f.kind().target == FaultKind.Target.CONTROLLER)) {
+            explained.add("FAILURE"); // a Freestyle build ends with its agent's connection (its last call, the process kill, fails)
+        }
+        if (touching.stream().anyMatch(f -> f.kind().stopsALaunch) && b.sessions().stream().anyMatch(s -> s.lines().stream()
+                .noneMatch(l -> TURN.matcher(l).matches()))) {
+            explained.add("FAILURE"); // a session that never ran a turn: the fault met its launch
+        }
+        if (!explained.contains(b.result())) {
+            found.add(new Violation("result explained", b.ref().toString(), before, "ended " + b.result() + ", explained: " + explained
+                    + "; last lines: " + tail(b.console(), 12)));
+        }
+        if (!b.recordsWithoutLines().isEmpty()) {
+            found.add(new Violation("a session's lines in the console", b.ref().toString(), before,
+                    "records without a step in the flow: " + b.recordsWithoutLines()));
+        }
+        // a full disk or a CLI killed as it wrote cuts its last line: shown as it is, not taken for an event
+        boolean cutLines = touching.stream().anyMatch(f -> f.kind() == FaultKind.DISK_FULL || f.kind() == FaultKind.AGENT_KILL_GROUP);
+        for (SessionFacts s : b.sessions()) {
+            found.addAll(session(b, s, before, cutLines));
+        }
+        return found;
+    }
+
+    private static List<Violation> session(BuildFacts b, SessionFacts s, String before, boolean cutLines) {
+        List<Violation> found = new ArrayList<>();
+        String where = b.ref() + " (" + s.invocationId() + ")";
+        Map<Integer, Integer> turns = new TreeMap<>();
+        int toolCalls = 0;
+        List<String> closings = new ArrayList<>();
+        List<String> raw = new ArrayList<>();
+        for (String line : s.lines()) {
+            Matcher t = TURN.matcher(line);
+            if (t.matches()) {
+                turns.merge(Integer.parseInt(t.group(1)), 1, Integer::sum);
+            }
+            if (TOOL_CALL.matcher(line).find()) {
+                toolCalls++;
+            }
+            if (CLOSING.matcher(line).find()) {
+                closings.add(line);
+            }
+            if (RAW_EVENT.matcher(line).find()) {
+                raw.add(line.length() > 200 ? line.substring(0, 200) + "…" : line);
+            }
+        }
+        if (raw.size() > (cutLines ? 1 : 0)) {
+            found.add(new Violation("every event read as one", where, before, raw.size() + " event lines shown raw: " + raw.get(0)));
+        }
+        List<Integer> twice = turns.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+        if (!twice.isEmpty()) {
+            found.add(new Violation("every turn once", where, before, "turns shown more than once: " + twice));
+        }
+        if (!turns.isEmpty()) {
+            int first = turns.keySet().iterator().next();
+            int last = ((TreeMap<Integer, Integer>) turns).lastKey();
+            if (last - first + 1 != turns.size()) {
+                found.add(new Violation("every turn once", where, before, "turns missing between " + first + " and " + last + ": shown " + turns.keySet()));
+            }
+        }
+        boolean started = s.outcome() != null;
+        if (started && closings.size() != 1 || !started && closings.size() > 1) {
+            found.add(new Violation("the closing line once", where, before, closings.size() + " closing lines: " + closings));
+        }
+        if (started && s.turns() != turns.size()) {
+            found.add(new Violation("every turn once", where, before, "the record counts " + s.turns() + " turns, the console shows "
+                    + turns.size() + ": " + turns.keySet()));
+        }
+        if (started && s.toolCalls() != toolCalls) {
+            found.add(new Violation("every tool call once", where, before, "the record counts " + s.toolCalls() + " tool calls, the console shows "
+                    + toolCalls));
+        }
+        return found;
+    }
+
+    /**
+     * A kept session's build: the code words its model saw end with those of the build its log says it continued (or,
+     * when it started a new session, are its own only).
+     */
+    static List<Violation> keptConversation(BuildFacts b, String before) {
+        List<Violation> found = new ArrayList<>();
+        for (SessionFacts s : b.sessions()) {
+            if (s.summary() == null || !s.summary().startsWith(SoakModel.KNOWN)) {
+                continue; // no completed session: nothing was continued
+            }
+            List<String> words = Arrays.asList(s.summary().substring(SoakModel.KNOWN.length()).strip().split(" "));
+            String own = "W" + b.ref().number();
+            Integer from = null;
+            for (String line : s.lines()) {
+                Matcher c = CONTINUING.matcher(line);
+                if (c.find()) {
+                    from = Integer.valueOf(c.group(1));
+                }
+            }
+            String evidence = "continued " + (from == null ? "nothing" : "#" + from) + ", the model saw " + words;
+            boolean right = !words.isEmpty() && own.equals(words.get(words.size() - 1))
+                    && (from == null ? words.size() == 1 : words.size() >= 2 && ("W" + from).equals(words.get(words.size() - 2)));
+            if (!right) {
+                found.add(new Violation("a kept session continues the right conversation", b.ref().toString(), before, evidence));
+            }
+        }
+        return found;
+    }
+
+    static String tail(List<String> lines, int n) {
+        return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+    }
+}

@@ -1,0 +1,134 @@
+package io.jenkins.plugins.copilotautopilot.soak;
+
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * What an ended session must not leave on a machine, looked for in the real process table and file system: processes
+ * of a session (the CLI, its tools, the watchdog, a {@code sleep}: they carry the run marker or durable-task's cookie,
+ * or work in a workspace), the session's folders and durable-task's control folders in a workspace's {@code @tmp}, and
+ * files that hold the token.
+ */
+final class Leftovers {
+    private static final List<String> SESSION_VARIABLES = List.of(CliCommand.RUN_MARKER_VARIABLE + "=", "JENKINS_SERVER_COOKIE=");
+
+    private Leftovers() {
+    }
+
+    /** Live processes of a session anywhere on this machine, or working under {@code under}: "pid command line". */
+    static List<String> processes(Path under) {
+        List<String> found = new ArrayList<>();
+        File[] procs = new File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
+        for (File proc : procs == null ? new File[0] : procs) {
+            long pid = Long.parseLong(proc.getName());
+            if (pid == ProcessHandle.current().pid() || ProcessTable.isZombie(pid)) {
+                continue;
+            }
+            boolean session = false;
+            try {
+                String environ = new String(Files.readAllBytes(proc.toPath().resolve("environ")), StandardCharsets.UTF_8);
+                session = Arrays.stream(environ.split("\0")).anyMatch(v -> SESSION_VARIABLES.stream().anyMatch(v::startsWith));
+            } catch (IOException e) {
+                // gone
+            }
+            try {
+                session |= under != null && Files.readSymbolicLink(proc.toPath().resolve("cwd")).startsWith(under);
+            } catch (IOException | SecurityException e) {
+                // gone
+            }
+            if (session && !ProcessTable.isZombie(pid)) {
+                found.add(pid + " " + ProcessTable.cmdline(pid).replace('\0', ' ').strip());
+            }
+        }
+        return found;
+    }
+
+    /** Processes that work in one of {@code dirs} (a job's workspace and its {@code @tmp}, on each agent). */
+    static List<String> processesIn(List<Path> dirs) {
+        List<String> found = new ArrayList<>();
+        for (Path dir : dirs) {
+            if (Files.isDirectory(dir)) {
+                for (String p : processes(dir)) {
+                    long pid = Long.parseLong(p.substring(0, p.indexOf(' ')));
+                    try {
+                        if (Files.readSymbolicLink(Path.of("/proc", String.valueOf(pid), "cwd")).startsWith(dir)) {
+                            found.add(p);
+                        }
+                    } catch (IOException e) {
+                        // gone
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The session folders and durable-task control folders in the {@code @tmp} folders under {@code workspaces}. */
+    static List<Path> sessionFolders(Path workspaces) throws IOException {
+        List<Path> found = new ArrayList<>();
+        if (!Files.isDirectory(workspaces)) {
+            return found;
+        }
+        try (Stream<Path> tmps = Files.list(workspaces)) {
+            for (Path tmp : tmps.filter(p -> p.getFileName().toString().endsWith("@tmp")).toList()) {
+                try (Stream<Path> inside = Files.list(tmp)) {
+                    inside.filter(p -> p.getFileName().toString().startsWith("copilot-autopilot-")
+                            || p.getFileName().toString().startsWith("durable-")).forEach(found::add);
+                } catch (IOException e) {
+                    // deleted meanwhile
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Regular files under {@code root} that hold {@code secret} (files over 64 MB, the disk filler, skipped). */
+    static List<Path> filesHolding(Path root, String secret) throws IOException {
+        List<Path> found = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return found;
+        }
+        byte[] needle = secret.getBytes(StandardCharsets.UTF_8);
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                try {
+                    if (Files.size(f) < 64L << 20 && contains(f, needle)) {
+                        found.add(f);
+                    }
+                } catch (IOException e) {
+                    // deleted meanwhile
+                }
+            }
+        } catch (java.io.UncheckedIOException e) {
+            // a folder deleted while walking: what was seen is checked
+        }
+        return found;
+    }
+
+    private static boolean contains(Path f, byte[] needle) throws IOException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(f)) {
+            bytes = in.readAllBytes();
+        }
+        outer:
+        for (int i = 0; i + needle.length <= bytes.length; i++) {
+            for (int k = 0; k < needle.length; k++) {
+                if (bytes[i + k] != needle[k]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}

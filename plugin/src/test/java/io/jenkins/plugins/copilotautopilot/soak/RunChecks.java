@@ -1,0 +1,126 @@
+package io.jenkins.plugins.copilotautopilot.soak;
+
+import io.jenkins.plugins.copilotautopilot.soak.ControllerSide.SessionFacts;
+
+import io.jenkins.plugins.copilotautopilot.core.quota.UsageLedger;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/** The run's invariants read from the stopped controller's files: the usage index's totals, its log's SEVERE entries. */
+final class RunChecks {
+    private static final String INDEX = "copilot-autopilot/usage.jsonl";
+    /** An entry of the controller's log as {@code logging.properties} writes it: time, level, logger, message. */
+    private static final Pattern ENTRY = Pattern.compile("^(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}[+-]\\d{4}) (SEVERE|WARNING) (\\S+) (.*)$");
+
+    private RunChecks() {
+    }
+
+    /** Per job, the index's tokens and AI credits equal the sums of its builds' session records. */
+    static List<Violation> usage(Path home, List<Ticket> tickets, String lastFault) throws IOException {
+        Path file = home.resolve(INDEX);
+        if (!Files.exists(file)) {
+            return List.of(new Violation("the usage index's totals", "the run", lastFault, "no usage index at " + file));
+        }
+        Path copy = Files.createTempFile("soak-usage", ".jsonl");
+        Files.copy(file, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Map<String, double[]> index = new TreeMap<>();
+        UsageLedger ledger = UsageLedger.open(copy, Clock.systemDefaultZone(), 30);
+        try {
+            LocalDate today = LocalDate.now(ledger.zone());
+            for (UsageLedger.DayUsage day : ledger.days(today.minusDays(2), today, job -> true)) {
+                double[] t = index.computeIfAbsent(day.job(), j -> new double[2]);
+                t[0] += day.tokens();
+                t[1] += day.aiCredits();
+            }
+        } finally {
+            ledger.close();
+            Files.deleteIfExists(copy);
+        }
+        Map<String, double[]> records = new TreeMap<>();
+        for (Ticket t : tickets) {
+            if (t.facts == null) {
+                continue;
+            }
+            for (SessionFacts s : t.facts.sessions()) {
+                if (s.outcome() != null) {
+                    double[] sum = records.computeIfAbsent(t.ref.job(), j -> new double[2]);
+                    sum[0] += s.tokens();
+                    sum[1] += s.aiCredits();
+                }
+            }
+        }
+        List<Violation> found = new ArrayList<>();
+        java.util.Set<String> jobs = new java.util.TreeSet<>(index.keySet());
+        jobs.addAll(records.keySet());
+        for (String job : jobs) {
+            double[] i = index.getOrDefault(job, new double[2]);
+            double[] r = records.getOrDefault(job, new double[2]);
+            if (i[0] != r[0] || Math.abs(i[1] - r[1]) > 1e-6) {
+                found.add(new Violation("the usage index's totals", job, lastFault, "index: " + (long) i[0] + " tokens, " + i[1]
+                        + " AI credits; the builds' session records: " + (long) r[0] + " tokens, " + r[1] + " AI credits"));
+            }
+        }
+        return found;
+    }
+
+    /** Every SEVERE entry of the controller's log (files {@code controller-*.log} in {@code dir}) is a violation. */
+    static List<Violation> severe(Path dir, List<FaultEvent> faults) throws IOException {
+        List<Violation> found = new ArrayList<>();
+        for (Entry e : entries(dir)) {
+            if (e.level().equals("SEVERE")) {
+                long at = e.atMillis();
+                String before = faults.stream().filter(f -> f.atMillis() <= at).reduce((a, b) -> b).map(FaultEvent::toString).orElse("none");
+                found.add(new Violation("no SEVERE in the controller's log", "the run", before, e.text()));
+            }
+        }
+        return found;
+    }
+
+    /** An entry of the controller's log, with the lines after its first (a stack trace). */
+    record Entry(long atMillis, String level, String text) {
+    }
+
+    static List<Entry> entries(Path dir) throws IOException {
+        List<Entry> entries = new ArrayList<>();
+        List<Path> logs;
+        try (Stream<Path> files = Files.list(dir)) {
+            logs = files.filter(f -> f.getFileName().toString().matches("controller-\\d+\\.log")).sorted().toList();
+        }
+        DateTimeFormatter format = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
+        for (Path log : logs) {
+            StringBuilder text = null;
+            long at = 0;
+            String level = null;
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                Matcher m = ENTRY.matcher(line);
+                if (m.matches()) {
+                    if (text != null) {
+                        entries.add(new Entry(at, level, text.toString()));
+                    }
+                    at = OffsetDateTime.parse(m.group(1), format).toInstant().toEpochMilli();
+                    level = m.group(2);
+                    text = new StringBuilder(m.group(3)).append(": ").append(m.group(4));
+                } else if (text != null && text.length() < 4_000) {
+                    text.append(" | ").append(line.strip());
+                }
+            }
+            if (text != null) {
+                entries.add(new Entry(at, level, text.toString()));
+            }
+        }
+        return entries;
+    }
+}
