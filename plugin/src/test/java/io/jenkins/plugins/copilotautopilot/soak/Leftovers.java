@@ -25,7 +25,10 @@ final class Leftovers {
     private Leftovers() {
     }
 
-    /** Live processes of a session anywhere on this machine, or working under {@code under}: "pid command line". */
+    /**
+     * Live processes of a session (the run marker or durable-task's cookie in their environment) whose working folder or
+     * command line is under {@code under}: "pid command line". Not the agents' JVMs, which carry neither.
+     */
     static List<String> processes(Path under) {
         List<String> found = new ArrayList<>();
         File[] procs = new File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
@@ -41,11 +44,14 @@ final class Leftovers {
             } catch (IOException e) {
                 // gone
             }
+            boolean here;
             try {
-                session |= under != null && Files.readSymbolicLink(proc.toPath().resolve("cwd")).startsWith(under);
+                here = Files.readSymbolicLink(proc.toPath().resolve("cwd")).startsWith(under)
+                        || ProcessTable.cmdline(pid).contains(under.toString());
             } catch (IOException | SecurityException e) {
-                // gone
+                here = false; // gone
             }
+            session &= here;
             if (session && !ProcessTable.isZombie(pid)) {
                 found.add(pid + " " + ProcessTable.cmdline(pid).replace('\0', ' ').strip());
             }

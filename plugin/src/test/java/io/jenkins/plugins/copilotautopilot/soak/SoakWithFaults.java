@@ -320,8 +320,9 @@ class SoakWithFaults {
             Path tmp = a.workspace().resolve(t.ref.job() + "@tmp");
             if (Files.isDirectory(tmp)) {
                 try (var inside = Files.list(tmp)) {
+                    // a folder an earlier build left is that build's (reported once, at its end), not this one's
                     inside.filter(p -> p.getFileName().toString().startsWith("copilot-autopilot-")
-                            || p.getFileName().toString().startsWith("durable-")).forEach(folders::add);
+                            || p.getFileName().toString().startsWith("durable-")).filter(p -> madeSince(p, t.startedAt - 5_000)).forEach(folders::add);
                 }
             }
         }
@@ -336,6 +337,14 @@ class SoakWithFaults {
                     (allowed / 1000) + " s after the end: processes " + processes + ", folders " + folders));
             keepConsole(t);
             t.state = Ticket.State.CLEAN;
+        }
+    }
+
+    private static boolean madeSince(Path p, long millis) {
+        try {
+            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).lastModifiedTime().toMillis() >= millis;
+        } catch (IOException e) {
+            return false; // gone meanwhile
         }
     }
 
@@ -462,7 +471,7 @@ class SoakWithFaults {
         List<String> processes;
         List<Path> folders;
         do {
-            processes = Leftovers.processes(null);
+            processes = Leftovers.processes(DIR); // this run's: other tests on the machine may run sessions of their own
             folders = new ArrayList<>();
             for (InboundAgentProcess a : agents) {
                 folders.addAll(Leftovers.sessionFolders(a.workspace()));
