@@ -42,15 +42,15 @@ final class EventPipeline implements LineAssembler.LineHandler {
         if (closed) {
             return;
         }
-        int glued = truncated ? -1 : line.indexOf(SCRIPT_EVENT, 1);
-        if (glued > 0 && !(parser.parse(line) instanceof CliEvent)) {
+        StreamLine parsed = parser.parse(redactions.restore(line), originalBytes, truncated);
+        int glued = parsed instanceof PlainOutput && !truncated ? line.indexOf(SCRIPT_EVENT, 1) : -1;
+        if (glued > 0) {
             String cut = line.substring(0, glued);
             String script = line.substring(glued);
             onLine(cut, cut.getBytes(StandardCharsets.UTF_8).length, false);
             onLine(script, script.getBytes(StandardCharsets.UTF_8).length, false);
             return;
         }
-        StreamLine parsed = parser.parse(redactions.restore(line), originalBytes, truncated);
         if (parsed instanceof CliEvent event) {
             events++;
             journal.recordEvent(event);
