@@ -23,8 +23,9 @@ import java.util.logging.Logger;
  * <li>a pool starts and resumes sessions ({@link #starters()}; starting may install the CLI).</li>
  * </ul>
  * Their threads are made without the class loader of the thread that happens to need one (a Pipeline's), so that
- * they pin no build's classes. On shutdown each running Pipeline session notes how far it got, so that the restarted
- * controller continues its log exactly there, and the sessions that ended are recorded first.
+ * they pin no build's classes. As the controller begins to shut down, each running Pipeline session notes how far it
+ * got and follows nothing more, so that the restarted controller continues its log exactly there; the sessions that
+ * ended are recorded first.
  */
 public final class Following {
     private static final int THREADS = Integer.getInteger(Following.class.getName() + ".threads", 4);
@@ -67,6 +68,15 @@ public final class Following {
 
     static void done(SessionDriver driver) {
         RUNNING.remove(driver);
+    }
+
+    /** The controller begins to shut down, before any of its terminators: see {@link SessionDriver#freeze}. */
+    @hudson.Extension
+    public static final class BeforeShutdown extends hudson.model.listeners.ItemListener {
+        @Override
+        public void onBeforeShutdown() {
+            RUNNING.forEach(SessionDriver::freeze);
+        }
     }
 
     /** The sessions being followed now (diagnostics, agents coming back online). */

@@ -53,6 +53,9 @@ public final class SessionDriver implements AgentSession.Owner {
         /** Notes how far the follower got, for a restarted controller (Pipeline); nothing for builds that cannot resume. */
         void checkpoint(Checkpoint checkpoint) throws IOException, InterruptedException;
 
+        /** Whether the build goes on after a controller restart and follows its session again (Pipeline). */
+        boolean resumesAfterRestart();
+
         /** What the session was started with (null: it never got that far). */
         ResumeState state();
 
@@ -76,6 +79,8 @@ public final class SessionDriver implements AgentSession.Owner {
     private volatile AgentSession session;
     private volatile PollingScheduler.Handle handle;
     private volatile boolean stopRequested;
+    /** The controller is shutting down and the build resumes after it: nothing more is followed (see {@link #freeze}). */
+    private volatile boolean frozen;
     private volatile long unreachableSinceNanos;
     private volatile boolean reportedTrouble;
     private volatile long lastCheckpointNanos;
@@ -215,6 +220,9 @@ public final class SessionDriver implements AgentSession.Owner {
         }
         AgentSession s = session;
         SessionFollower f = follower;
+        if (frozen) {
+            return PollingScheduler.Next.DONE;
+        }
         try {
             s.maintain();
             AgentSession.Trouble trouble = s.trouble();
@@ -238,7 +246,13 @@ public final class SessionDriver implements AgentSession.Owner {
                     liveTrouble(null);
                 }
             }
-            SessionFollower.Tick tick = f.tick(s);
+            SessionFollower.Tick tick;
+            synchronized (f) {
+                if (frozen) {
+                    return PollingScheduler.Next.DONE;
+                }
+                tick = f.tick(s);
+            }
             if (tick.finished()) {
                 end(tick.result());
                 return PollingScheduler.Next.DONE;
@@ -303,7 +317,15 @@ public final class SessionDriver implements AgentSession.Owner {
         if (f == null || completed.get()) {
             return;
         }
-        SessionFollower.Tick tick = f.tick(session);
+        SessionFollower.Tick tick;
+        synchronized (f) {
+            if (frozen) {
+                // the watch gives up, as when its channel closes; the agent keeps what it has not handed over (the end
+                // too: it deletes no folder), and the restarted controller follows on from the checkpoint
+                throw new IOException("Jenkins is shutting down; the session is followed again once it is back");
+            }
+            tick = f.tick(session);
+        }
         long lost = session.lostOutputBytes();
         if (lost > reportedLostBytes) {
             build.listener().getLogger().println(Messages.SessionDriver_LostOutput(lost - reportedLostBytes));
@@ -329,6 +351,34 @@ public final class SessionDriver implements AgentSession.Owner {
     }
 
     /** Notes how far the follower got (after hand-overs and reads at most every two seconds, and on shutdown). */
+    /**
+     * The controller begins to shut down: a session whose build resumes after the restart notes how far it got, and
+     * from then on follows nothing more. Jenkins closes the Pipelines' logs as it shuts down, before the agents are
+     * disconnected: what a hand-over brought after that would be counted as shown and never be seen; left on the
+     * agent, it is printed by the restarted controller. A Freestyle build, which ends with the controller, is followed
+     * to its end.
+     */
+    void freeze() {
+        SessionFollower f = follower;
+        if (f == null || completed.get() || !build.resumesAfterRestart()) {
+            return;
+        }
+        synchronized (f) {
+            frozen = true; // a tick under way has ended: the checkpoint below counts what it showed
+        }
+        saveCheckpoint();
+    }
+
+    /**
+     * Ends a session that was not followed again after a restart (its agent has not answered), with {@code result}
+     * made by {@code follower}; its folders are deleted when the agent answers again, which stops the CLI there.
+     */
+    public void endUnfollowed(SessionFollower follower, AgentSession session, SessionResult result) {
+        this.follower = follower;
+        this.session = session;
+        end(result);
+    }
+
     void saveCheckpoint() {
         SessionFollower f = follower;
         if (f == null || completed.get()) {

@@ -36,6 +36,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.Jenkins;
 import jenkins.util.Timer;
+import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.steps.AbstractStepExecutionImpl;
@@ -278,6 +279,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     private void resume() {
         SessionDriver d = driver;
         ResumeState s = state;
+        if (d.isCompleted()) {
+            return;
+        }
         if (s == null) {
             failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
             return;
@@ -301,7 +305,13 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             stopUnfollowable(d, s, e);
         } catch (AgentSession.FolderGone e) {
             endWithFolderGone(d, s, e);
+        } catch (FlowInterruptedException e) {
+            endWithAgentGone(d, s, e);
         } catch (IOException e) {
+            if (!buildGoesOn()) {
+                endWithAgentGone(d, s, e);
+                return;
+            }
             if (System.currentTimeMillis() - s.startedAtMillis() > s.endedForSureAfterMillis()) {
                 failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
                 return;
@@ -334,6 +344,39 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         }
     }
 
+    /** False once the build has ended without this step (its {@code node} block gave up on the agent). */
+    private boolean buildGoesOn() {
+        try {
+            return getContext().get(Run.class).isBuilding();
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The {@code node} block the session runs in ended while the controller came back: its agent did not return in
+     * time (the {@code node} step waits five minutes for it), and the build ended without this step. The session ends
+     * FAILED, recorded with what its journal held; its folders are deleted once the agent answers again, which stops
+     * the CLI if it still runs there. The build's variables are not to be had without the agent: the ending is masked
+     * with the credentials' values.
+     */
+    private void endWithAgentGone(SessionDriver d, ResumeState s, Exception gone) {
+        endUnfollowed(d, s, gone, f -> f.lost(null, Messages.CopilotAutopilotStepExecution_AgentNotBack(s.location().displayNode())));
+    }
+
+    /** Ends a session this step has not followed since the restart, recorded; its folders go once the agent answers. */
+    private void endUnfollowed(SessionDriver d, ResumeState s, Throwable cause,
+                               java.util.function.Function<SessionFollower, SessionResult> ending) {
+        try {
+            AgentSession session = new AgentSession(s.location(), d);
+            SessionFollower f = SessionResume.withoutSession(s, getContext().get(Run.class), new EnvVars(), listener());
+            d.endUnfollowed(f, session, ending.apply(f));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not record a Copilot session that was not followed again", e);
+            failOnce(d, cause);
+        }
+    }
+
     private void stopUnfollowable(SessionDriver d, ResumeState s, AbortException why) {
         try {
             AgentSession session = new AgentSession(s.location(), d);
@@ -357,6 +400,14 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         }
         if (waiting != null && slot != null) {
             stopWhileWaiting(ensureDriver(), cause);
+            return;
+        }
+        ResumeState s = state;
+        if (d.follower() == null && s != null && s.location() != null && !d.isCompleted()) {
+            // stopped after a restart before the session could be followed again (its agent has not answered since):
+            // nothing can reach the CLI now; the session ends at once, and deleting its folders stops it later
+            endUnfollowed(d, s, cause, f -> f.abortedUnreachable(
+                    Messages.CopilotAutopilotStepExecution_StoppedUnfollowed(s.location().displayNode())));
             return;
         }
         d.requestStop();
@@ -389,6 +440,11 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         if (s != null) {
             SessionJournal.saveCheckpoint(run(), s.invocationId(), checkpoint);
         }
+    }
+
+    @Override
+    public boolean resumesAfterRestart() {
+        return true;
     }
 
     @Override

@@ -137,6 +137,11 @@ final class FreestyleSession implements SessionDriver.Build {
     }
 
     @Override
+    public boolean resumesAfterRestart() {
+        return false;
+    }
+
+    @Override
     public ResumeState state() {
         return state;
     }

@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * while the CLI is being started leaves nothing running and no secret behind; a session whose credential is gone when
  * the controller comes back is stopped, with one line saying why.
  */
-class DurableExecutionRestartTest {
+public class DurableExecutionRestartTest {
     @RegisterExtension
     private static final BuildWatcherExtension BUILD_WATCHER = new BuildWatcherExtension();
 
@@ -106,6 +106,130 @@ class DurableExecutionRestartTest {
             WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
             assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getWorstOutcome());
         });
+    }
+
+    /** Set by the test below: the file that lets its CLI go on, made once the Pipelines' logs are closed. */
+    private static volatile Path goOnAtShutdown;
+    /** Durable-task's watch gave up on a session (its WARNING, in this JVM: the session runs on the built-in node). */
+    private static final java.util.concurrent.atomic.AtomicBoolean WATCH_GAVE_UP = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * As the controller shuts down, after Jenkins closed the Pipelines' logs and before it disconnects the agents: lets
+     * the test's CLI do its second turn and end, and waits until durable-task's watch has either handed that over (the
+     * session's folders are then deleted) or given up.
+     */
+    @hudson.init.Terminator(requires = org.jenkinsci.plugins.workflow.flow.FlowExecutionList.EXECUTIONS_SUSPENDED)
+    public static void goOnOnceTheLogsAreClosed() throws Exception {
+        Path goOn = goOnAtShutdown;
+        goOnAtShutdown = null;
+        if (goOn == null) {
+            return;
+        }
+        SessionDriver driver = Following.running().iterator().next();
+        Path control = Path.of(driver.session().location().controlFolder());
+        Files.createFile(goOn);
+        waitFor(() -> Files.exists(control.resolve(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.EXIT_CODE))
+                || !Files.exists(control), Duration.ofSeconds(60));
+        waitFor(() -> !Files.exists(control) || WATCH_GAVE_UP.get(), Duration.ofSeconds(60));
+    }
+
+    @Test
+    void whatComesAsTheControllerShutsDownIsShownAfterTheRestart() throws Throwable {
+        Path goOn = tmp.resolve("go-on");
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn).write();
+        java.util.logging.Logger watcherLog = java.util.logging.Logger.getLogger("org.jenkinsci.plugins.durabletask.FileMonitoringTask");
+        java.util.logging.Handler gaveUp = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (String.valueOf(r.getMessage()).contains("giving up on watching")) {
+                    WATCH_GAVE_UP.set(true);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        watcherLog.addHandler(gaveUp);
+        try {
+            sessions.then(j -> {
+                TestCredentials.addToken(j);
+                WorkflowJob p = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Create hello.txt', "
+                        + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }");
+                WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+                j.waitForMessage("[copilot] Turn 1", b);
+                waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
+                goOnAtShutdown = goOn;
+            });
+            sessions.then(j -> {
+                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+                j.waitForCompletion(b);
+                j.assertBuildStatus(Result.SUCCESS, b);
+                j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+                assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains("[copilot] Turn 1")).count());
+                assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains("[copilot] Turn 2")).count(),
+                        "the second turn, which came as the controller shut down, shown once after the restart");
+                SessionFolders.assertNoSessionFolderLeft(j, b);
+            });
+        } finally {
+            watcherLog.removeHandler(gaveUp);
+            goOnAtShutdown = null;
+        }
+    }
+
+    @Test
+    void aSessionWhoseAgentDoesNotComeBackIsRecordedAndItsCliStoppedOnceTheAgentAnswers() throws Throwable {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("997.5");
+        Path cli = fake.write();
+        String[] runId = new String[1];
+        sessions.then(j -> {
+            TestCredentials.addToken(j);
+            io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "gone", tmp.resolve("agent"));
+            WorkflowRun b = TestPipelines.create(j, "node('gone') { copilotAutopilot prompt: 'Create hello.txt', "
+                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[copilot] Turn 1", b);
+            waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
+            waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+            runId[0] = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
+                    .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+            // once the controller restarts, nobody starts the agent: an inbound agent whose machine is gone
+            hudson.slaves.DumbSlave away = new hudson.slaves.DumbSlave("gone", tmp.resolve("agent").toString(), new hudson.slaves.JNLPLauncher());
+            away.setLabelString("gone");
+            away.setRetentionStrategy(hudson.slaves.RetentionStrategy.NOOP);
+            j.jenkins.addNode(away);
+        });
+        long retry = io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(1);
+        try {
+            sessions.then(j -> {
+                // the agent is not started again (its retention strategy never starts it): the node block gives up on it
+                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+                j.waitForCompletion(b);
+                j.assertBuildStatus(Result.ABORTED, b); // the node step's verdict
+                j.assertLogContains("gone has not answered since Jenkins restarted", b);
+                CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
+                assertNotNull(action, "the session is recorded on the build");
+                assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
+                assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
+
+                j.jenkins.removeNode(j.jenkins.getNode("gone"));
+                io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "gone", tmp.resolve("agent")); // back, as the same agent
+                waitFor(() -> ProcessTable.survivorsOf(runId[0]).isEmpty(), Duration.ofSeconds(60));
+                try (Stream<Path> left = Files.list(tmp.resolve("agent/workspace/p0@tmp"))) {
+                    assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("copilot-autopilot-")).toList(), is(empty()));
+                }
+            });
+        } finally {
+            io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(retry);
+            if (runId[0] != null) {
+                ProcessTable.survivorsOf(runId[0]).forEach(p -> ProcessHandle.of(Long.parseLong(p.substring(0, p.indexOf(' '))))
+                        .ifPresent(ProcessHandle::destroyForcibly));
+            }
+        }
     }
 
     @Test

@@ -98,6 +98,19 @@ final class Leftovers {
         return found;
     }
 
+    /** What {@code folders} hold, for a violation's evidence: each with up to ten of its paths (relative to it). */
+    static List<String> described(List<Path> folders) {
+        List<String> described = new ArrayList<>();
+        for (Path folder : folders) {
+            try (Stream<Path> inside = Files.walk(folder)) {
+                described.add(folder + " " + inside.filter(p -> !p.equals(folder)).limit(10).map(p -> folder.relativize(p).toString()).toList());
+            } catch (IOException | java.io.UncheckedIOException e) {
+                described.add(folder + " (gone meanwhile)");
+            }
+        }
+        return described;
+    }
+
     /** Regular files under {@code root} that hold {@code secret} (files over 64 MB, the disk filler, skipped). */
     static List<Path> filesHolding(Path root, String secret) throws IOException {
         List<Path> found = new ArrayList<>();

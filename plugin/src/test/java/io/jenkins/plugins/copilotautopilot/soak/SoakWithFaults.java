@@ -334,7 +334,7 @@ class SoakWithFaults {
         long allowed = 90_000 + faultAllowance(t) * 1000;
         if (System.currentTimeMillis() > t.endedAt + allowed) {
             violations.add(new Violation("nothing left in the workspace", t.ref.toString(), lastFault(t),
-                    (allowed / 1000) + " s after the end: processes " + processes + ", folders " + folders));
+                    (allowed / 1000) + " s after the end: processes " + processes + ", folders " + Leftovers.described(folders)));
             keepConsole(t);
             t.state = Ticket.State.CLEAN;
         }
@@ -485,7 +485,7 @@ class SoakWithFaults {
             violations.add(new Violation("no process left", "the run", lastFault(), "2 minutes after the last build: " + processes));
         }
         if (!folders.isEmpty()) {
-            violations.add(new Violation("no session folder left", "the run", lastFault(), "2 minutes after the last build: " + folders));
+            violations.add(new Violation("no session folder left", "the run", lastFault(), "2 minutes after the last build: " + Leftovers.described(folders)));
         }
     }
 

@@ -157,11 +157,13 @@ run_check() {
 }
 
 # says that it waits (after $1, with exit code $2) and waits, under the watchdog, for the follower's answer-N (at most
-# $await seconds: nobody may be left to answer); sets $answer (empty when none came)
+# $await seconds: nobody may be left to answer); sets $answer (empty when none came). A question that could not be
+# written (a full disk) reaches nobody: no wait then.
 await() {
   step=$((step + 1))
+  answer=
   printf '{"type":"autopilot.awaiting","timestamp":"%s","data":{"step":%s,"after":"%s","exitCode":%s}}\n' \
-    "$(now)" "$step" "$1" "$2"
+    "$(now)" "$step" "$1" "$2" || return 0
   a="$c/answer-$step"
   (
     take_cookie # a stop through durable-task alone ends the wait too
@@ -172,7 +174,6 @@ await() {
     done
   ) &
   guard $!
-  answer=
   if [ -f "$a" ]; then IFS= read -r answer < "$a" || true; fi
 }
 

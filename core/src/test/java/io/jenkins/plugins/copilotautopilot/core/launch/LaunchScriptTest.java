@@ -168,4 +168,31 @@ class LaunchScriptTest {
             assertThat(end.exitCode()).isEqualTo(127);
         }
     }
+
+    /**
+     * A question the script cannot write (its output on a full disk) gets no answer, so the script does not wait for
+     * one: it ends with the CLI's exit code at once rather than after its wait (900 s by default).
+     */
+    @Test
+    void aWaitWhoseQuestionCannotBeWrittenIsNotWaitedFor() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("w"));
+        Path control = dir.resolve("c");
+        Path cli = ScriptCli.write(dir.resolve("bin"), "cat > /dev/null\nexit 1");
+        CliCommand command = Commands.build(TaskSpec.of("task").set(SERVICE_RETRIES, 2),
+                new CliExecutable(cli.toString(), null), work.toString(), control.toString(), Map.of());
+        LaunchFiles.write(control, LaunchFiles.of(command));
+
+        Process script = new ProcessBuilder("sh", control.resolve(ControlFolder.SCRIPT).toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(new java.io.File("/dev/full")).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+
+        try {
+            assertThat(script.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).as("the script ended without waiting").isTrue();
+            assertThat(script.exitValue()).isEqualTo(1);
+            assertThat(control.resolve(ControlFolder.EXIT_CODE)).hasContent("1\n");
+        } finally {
+            script.descendants().forEach(ProcessHandle::destroyForcibly);
+            script.destroyForcibly();
+        }
+    }
 }
