@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.logging.Logger;
 import org.jenkinsci.plugins.durabletask.BourneShellScript;
 import org.jenkinsci.plugins.durabletask.Controller;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
@@ -33,7 +32,6 @@ import org.jenkinsci.plugins.workflow.FilePathUtils;
  * {@code <workspace>@tmp/copilot-autopilot-<id>@tmp/durable-<hash>}, is the session's control folder.
  */
 public final class AgentCliLauncher {
-    private static final Logger LOGGER = Logger.getLogger(AgentCliLauncher.class.getName());
     private static final String FOLDER_PREFIX = "copilot-autopilot-";
 
     private AgentCliLauncher() {
@@ -51,22 +49,6 @@ public final class AgentCliLauncher {
             throw new AbortException(Messages.AgentCliLauncher_NoTempDir(workspace.getRemote()));
         }
         return tmp.child(FOLDER_PREFIX + UUID.randomUUID().toString().substring(0, 8));
-    }
-
-    /** The folders of a launch that failed, deleted once the agent answers again. */
-    private static void deleteLater(String node, String launchFolder) {
-        FolderDeletions.later(launchFolder + " on " + (node.isEmpty() ? "the built-in node" : node), () -> {
-            FilePath folder = FilePathUtils.find(node, launchFolder);
-            if (folder == null) {
-                return false; // offline
-            }
-            try {
-                AgentSession.deleteFolders(folder);
-            } catch (FoldersNotDeletedException e) {
-                LOGGER.warning(() -> "could not delete " + launchFolder + ": " + e.getMessage());
-            }
-            return true;
-        });
     }
 
     /**
@@ -107,7 +89,7 @@ public final class AgentCliLauncher {
                 } catch (IOException | InterruptedException e) {
                     // the agent did not answer (its channel broke, maybe as it answered the launch: a CLI may run there)
                     listener.getLogger().println(Messages.AgentCliLauncher_DeleteLater(launchFolder.getRemote(), e.getMessage()));
-                    deleteLater(FilePathUtils.getNodeName(launchFolder), launchFolder.getRemote());
+                    FolderDeletions.later(FilePathUtils.getNodeName(launchFolder), launchFolder.getRemote());
                 } finally {
                     if (interrupted) {
                         Thread.currentThread().interrupt();

@@ -449,6 +449,11 @@ public final class AgentSession implements CliSession, SessionInbox {
         return foldersNotDeleted;
     }
 
+    /** Deletes the session's folders in the background once the agent answers ({@link FolderDeletions}). */
+    public void deleteFoldersLater() {
+        FolderDeletions.later(where.node, where.taskWorkspace);
+    }
+
     /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
     public static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentStops.deleteFolders(taskWorkspace);

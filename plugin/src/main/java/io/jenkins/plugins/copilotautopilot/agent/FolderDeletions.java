@@ -1,52 +1,160 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import hudson.Extension;
+import hudson.ExtensionList;
+import hudson.FilePath;
+import hudson.init.InitMilestone;
+import hudson.init.Initializer;
+import io.jenkins.plugins.copilotautopilot.core.files.OwnerOnlyFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
+import jenkins.model.Jenkins;
+import org.jenkinsci.plugins.workflow.FilePathUtils;
 
 /**
- * A session's folders deleted again in the background, every {@value #RETRY_SECONDS} s, until its agent answers: what
- * an ended session or a launch that failed leaves when the agent does not answer then. A CLI that did start stops once
+ * A session's folders deleted in the background, every {@value #RETRY_SECONDS} s, once its agent answers: what an
+ * ended session or a launch that failed leaves when the agent does not answer then. A CLI that did start stops once
  * its control folder is gone (its watchdog ends it), so this also stops a CLI whose launch was answered by a broken
- * channel. Each try runs on {@link AgentCalls#pool()}, bounded in time by the call it makes.
+ * channel, or whose agent was away when its build ended. The folders still to delete are kept in a file under
+ * {@code JENKINS_HOME}, so that a controller restart does not forget them. Each try runs on {@link AgentCalls#pool()},
+ * bounded in time by the call it makes.
  */
+@Extension
 public final class FolderDeletions {
     private static final Logger LOGGER = Logger.getLogger(FolderDeletions.class.getName());
     /** How long between two tries (mutable for tests). */
     @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable in tests")
     static long RETRY_SECONDS = 15;
     /** Two hours of tries: past the wall-clock limit of most sessions, when their watchdog has ended the CLI anyway. */
-    private static final int ATTEMPTS = 480;
+    private static final long GIVE_UP_AFTER_MILLIS = TimeUnit.HOURS.toMillis(2);
+    /** The folders still to delete, relative to {@code JENKINS_HOME}: one line each, {@code since<TAB>node<TAB>path}. */
+    static final String FILE = "copilot-autopilot/folders-to-delete.txt";
 
-    private FolderDeletions() {
+    /** The session whose launch folder is {@code launchFolder} on {@code node} ("" for the built-in node), since when. */
+    record Pending(String node, String launchFolder, long sinceMillis) {
+        String line() {
+            return sinceMillis + "\t" + node + "\t" + launchFolder;
+        }
+
+        static Pending parse(String line) {
+            String[] parts = line.split("\t", 3);
+            if (parts.length < 3) {
+                return null;
+            }
+            try {
+                return new Pending(parts[1], parts[2], Long.parseLong(parts[0]));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+
+        String describe() {
+            return launchFolder + " on " + (node.isEmpty() ? "the built-in node" : node);
+        }
     }
 
-    /** One try; true when it is settled (deleted, or the agent answered that it cannot), false to try again. */
-    @FunctionalInterface
-    public interface Attempt {
-        boolean settled() throws Exception;
+    private final Set<Pending> pending = new LinkedHashSet<>();
+
+    /** Deletes the folders of the session launched in {@code launchFolder} on {@code node} once the agent answers. */
+    public static void later(String node, String launchFolder) {
+        FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
+        Pending p = new Pending(node, launchFolder, System.currentTimeMillis());
+        synchronized (deletions) {
+            deletions.pending.add(p);
+            deletions.save();
+        }
+        deletions.schedule(p);
     }
 
-    /** Tries {@code attempt} again in the background until it is settled; {@code what} names the folders in the log. */
-    public static void later(String what, Attempt attempt) {
-        retry(what, attempt, 1);
+    /** After a restart: the deletions the controller had not done when it stopped are tried again. */
+    @Initializer(after = InitMilestone.JOB_CONFIG_ADAPTED)
+    public static void continueAfterRestart() {
+        FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
+        List<Pending> loaded = deletions.load();
+        synchronized (deletions) {
+            deletions.pending.addAll(loaded);
+        }
+        loaded.forEach(deletions::schedule);
     }
 
-    private static void retry(String what, Attempt attempt, int n) {
-        if (n > ATTEMPTS) {
-            LOGGER.warning(() -> "gave up deleting " + what);
+    private void schedule(Pending p) {
+        jenkins.util.Timer.get().schedule(() -> AgentCalls.pool().submit(() -> tryOnce(p)), RETRY_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private void tryOnce(Pending p) {
+        boolean settled = settled(p);
+        if (!settled && System.currentTimeMillis() - p.sinceMillis() < GIVE_UP_AFTER_MILLIS) {
+            schedule(p);
             return;
         }
-        jenkins.util.Timer.get().schedule(() -> AgentCalls.pool().submit(() -> {
-            boolean settled;
-            try {
-                settled = attempt.settled();
-            } catch (Exception e) {
-                settled = false;
+        if (!settled) {
+            LOGGER.warning(() -> "gave up deleting " + p.describe() + ": its agent did not answer for two hours");
+        }
+        synchronized (this) {
+            pending.remove(p);
+            save();
+        }
+    }
+
+    /** One try: true when it is settled (deleted, or the agent answered that it cannot), false to try again. */
+    private static boolean settled(Pending p) {
+        FilePath folder = FilePathUtils.find(p.node(), p.launchFolder());
+        if (folder == null) {
+            return false; // offline
+        }
+        try {
+            AgentStops.deleteFolders(folder);
+        } catch (FoldersNotDeletedException e) {
+            LOGGER.warning(() -> "could not delete " + p.describe() + ": " + e.getMessage());
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return false;
+        }
+        return true;
+    }
+
+    private static Path file() {
+        return Jenkins.get().getRootDir().toPath().resolve(FILE);
+    }
+
+    /** Under this object's lock. */
+    private void save() {
+        StringBuilder text = new StringBuilder();
+        pending.forEach(p -> text.append(p.line()).append('\n'));
+        try {
+            Path file = file();
+            Files.createDirectories(file.getParent());
+            OwnerOnlyFiles.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(Level.WARNING, "could not note the Copilot session folders still to delete; a restart forgets them", e);
+        }
+    }
+
+    private List<Pending> load() {
+        List<Pending> loaded = new ArrayList<>();
+        Path file = file();
+        if (!Files.exists(file)) {
+            return loaded;
+        }
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                Pending p = Pending.parse(line);
+                if (p != null) {
+                    loaded.add(p);
+                }
             }
-            if (!settled) {
-                retry(what, attempt, n + 1);
-            }
-        }), RETRY_SECONDS, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            LOGGER.log(Level.WARNING, "could not read the Copilot session folders still to delete", e);
+        }
+        return loaded;
     }
 }

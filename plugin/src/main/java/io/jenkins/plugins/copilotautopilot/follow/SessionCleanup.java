@@ -72,14 +72,8 @@ final class SessionCleanup {
         }
     }
 
-    /** Tries again, in the background, until the agent answers ({@link FolderDeletions}). */
+    /** Tries again, in the background, until the agent answers ({@link FolderDeletions}; a restart does not forget it). */
     static void later(AgentSession s) {
-        FolderDeletions.later(s.location().controlFolder() + " on " + s.location().displayNode(), () -> {
-            Cleanup c = cleanedUp(s);
-            if (c instanceof Cleanup.Refused r) {
-                LOGGER.warning(() -> "could not delete " + s.location().controlFolder() + " on " + s.location().displayNode() + ": " + r.why());
-            }
-            return !(c instanceof Cleanup.Unreachable);
-        });
+        s.deleteFoldersLater();
     }
 }

@@ -233,6 +233,53 @@ public class DurableExecutionRestartTest {
     }
 
     @Test
+    void foldersStillToDeleteWhenTheControllerRestartsAreDeletedOnceTheAgentAnswers() throws Throwable {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("996.5");
+        Path cli = fake.write();
+        String[] runId = new String[1];
+        long retry = io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(1);
+        try {
+            sessions.then(j -> {
+                TestCredentials.addToken(j);
+                io.jenkins.plugins.copilotautopilot.testing.AgentJvm agent =
+                        io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "away", tmp.resolve("agent"));
+                WorkflowRun b = TestPipelines.create(j, "node('away') { copilotAutopilot prompt: 'Create hello.txt', "
+                        + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
+                j.waitForMessage("[copilot] Turn 1", b);
+                waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+                runId[0] = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                        .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
+                        .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+                // the agent's machine goes away (nobody starts it again; the CLI, detached, runs on), and the build is
+                // stopped: its session ends, and its folders are to be deleted once the agent answers
+                hudson.slaves.DumbSlave away = new hudson.slaves.DumbSlave("away", tmp.resolve("agent").toString(), new hudson.slaves.JNLPLauncher());
+                away.setLabelString("away");
+                away.setRetentionStrategy(hudson.slaves.RetentionStrategy.NOOP);
+                j.jenkins.addNode(away);
+                agent.killJvm();
+                b.doStop();
+                j.waitForCompletion(b);
+                j.assertLogContains("Could not delete the session's folder", b);
+                assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
+            });
+            sessions.then(j -> {
+                j.jenkins.removeNode(j.jenkins.getNode("away"));
+                io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "away", tmp.resolve("agent")); // back after the restart
+                waitFor(() -> ProcessTable.survivorsOf(runId[0]).isEmpty(), Duration.ofSeconds(60));
+                try (Stream<Path> left = Files.list(tmp.resolve("agent/workspace/p0@tmp"))) {
+                    assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("copilot-autopilot-")).toList(), is(empty()));
+                }
+            });
+        } finally {
+            io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(retry);
+            if (runId[0] != null) {
+                ProcessTable.survivorsOf(runId[0]).forEach(p -> ProcessHandle.of(Long.parseLong(p.substring(0, p.indexOf(' '))))
+                        .ifPresent(ProcessHandle::destroyForcibly));
+            }
+        }
+    }
+
+    @Test
     void aRestartWhileTheCliIsBeingStartedLeavesNothingRunningAndNoSecretBehind() throws Throwable {
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
         sessions.then(j -> {

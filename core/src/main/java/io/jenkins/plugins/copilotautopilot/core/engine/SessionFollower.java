@@ -327,6 +327,9 @@ public final class SessionFollower {
             byte[] err = limit(poll.stderr(), checkpoint.stderrOffset() - stderrOffset);
             boolean usage = usageLeft > 0 && poll.usageConsumed() > 0;
             if (out.length == 0 && err.length == 0 && !usage) {
+                if (outputOffset == 0 && checkpoint.outputOffset() > 0) {
+                    tracker.earlierEventsUnread();
+                }
                 break; // the files are shorter than the checkpoint says: go on from what is there
             }
             feed(new SessionPoll(out, err, null, false, null, usage ? poll.usage() : new byte[0],

@@ -50,6 +50,7 @@ public final class SessionTracker {
     private int completions;
     private int assistantMessages;
     private int nudges;
+    private boolean earlierEventsUnread;
     private int retries;
     private TaskCompletion task = TaskCompletion.NONE;
     private SessionError firstError;
@@ -464,6 +465,14 @@ public final class SessionTracker {
                 tools.interrupted, policySetting, tools.policyDenied, cancelled);
     }
 
+    /**
+     * What the CLI printed before a restart could not be read again (its agent has not answered since): the session
+     * is known from that point on only, and its activity is not "before any event".
+     */
+    public synchronized void earlierEventsUnread() {
+        earlierEventsUnread = true;
+    }
+
     /** What the agent was doing at this moment, in words. */
     private String activity() {
         ToolCall last = tools.lastRunning();
@@ -482,6 +491,9 @@ public final class SessionTracker {
         }
         if (currentTurn != null) {
             return "while waiting for the model in turn " + currentTurn.number();
+        }
+        if (events == 0 && earlierEventsUnread) {
+            return "after Jenkins restarted, without what the CLI printed before (it is in the session's journal)";
         }
         if (events == 0) {
             return "before the CLI printed any event";

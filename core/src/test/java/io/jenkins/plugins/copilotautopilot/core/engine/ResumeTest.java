@@ -259,6 +259,38 @@ class ResumeTest {
         };
     }
 
+    /**
+     * A follower resumed where the session's files cannot be read again (its agent has not answered since the
+     * restart) does not say that the CLI printed nothing: it printed what the checkpoint counts.
+     */
+    @Test
+    void aSessionWhoseEarlierEventsCannotBeReadAgainIsNotSaidToHavePrintedNothing() throws Exception {
+        CliCommand command = Commands.build(TaskSpec.of("task"), TestCli.executable(), dir.toString(),
+                dir.resolve("control").toString(), java.util.Map.of());
+        CliSession nothingToRead = new CliSession() {
+            @Override
+            public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) {
+                return new SessionPoll(new byte[0], new byte[0], null, false);
+            }
+
+            @Override
+            public void stop() {
+            }
+
+            @Override
+            public void cleanup() {
+            }
+        };
+        SessionFollower unread = AutopilotEngine.builder(new ListLogSink()).build().resume(command.plan(), List.of(), nothingToRead,
+                new Checkpoint(4_000, 0, 0), System.currentTimeMillis());
+        SessionFollower fresh = AutopilotEngine.builder(new ListLogSink()).build().resume(command.plan(), List.of(), nothingToRead,
+                Checkpoint.START, System.currentTimeMillis());
+
+        assertThat(unread.lost(null, "the agent is gone").reason()).contains("after Jenkins restarted")
+                .doesNotContain("before the CLI printed any event");
+        assertThat(fresh.lost(null, "the agent is gone").reason()).contains("before the CLI printed any event");
+    }
+
     /** One session's command, logs and journal across two followers. */
     private final class Session {
         final CliCommand command;
