@@ -21,7 +21,6 @@ import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.prepare.SessionPreparation;
 import io.jenkins.plugins.copilotautopilot.core.prepare.Unusable;
 import io.jenkins.plugins.copilotautopilot.core.process.CliSession;
-import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -52,23 +51,8 @@ public final class SessionResume {
      */
     public static SessionFollower withoutSession(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener)
             throws IOException, InterruptedException {
-        return resume(state, run, env, listener, NOTHING_TO_READ);
+        return resume(state, run, env, listener, CliSession.NOTHING_TO_READ);
     }
-
-    private static final CliSession NOTHING_TO_READ = new CliSession() {
-        @Override
-        public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) {
-            return new SessionPoll(new byte[0], new byte[0], null, false);
-        }
-
-        @Override
-        public void stop() {
-        }
-
-        @Override
-        public void cleanup() {
-        }
-    };
 
     private static SessionFollower resume(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, CliSession session)
             throws IOException, InterruptedException {

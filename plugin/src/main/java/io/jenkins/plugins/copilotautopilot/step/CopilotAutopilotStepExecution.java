@@ -295,6 +295,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             AgentSession session = new AgentSession(s.location(), d);
             SessionFollower follower = SessionResume.follower(s, getContext().get(Run.class),
                     getContext().get(EnvVars.class), listener(), session);
+            if (d.isCompleted()) {
+                return; // stopped meanwhile: ended without it
+            }
             listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Resumed(s.location().displayNode()));
             d.follow(follower, session);
             if (stopCause != null) {
@@ -393,7 +396,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         if (stopCause == null) {
             stopCause = cause;
         }
-        SessionDriver d = driver;
+        ResumeState s = state;
+        // stopped after a restart before the step resumed (a timeout that expired meanwhile): its driver is made here
+        SessionDriver d = driver == null && s != null && s.location() != null ? ensureDriver() : driver;
         if (d == null && waiting == null) {
             getContext().onFailure(cause);
             return;
@@ -402,10 +407,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             stopWhileWaiting(ensureDriver(), cause);
             return;
         }
-        ResumeState s = state;
         if (d.follower() == null && s != null && s.location() != null && !d.isCompleted()) {
-            // stopped after a restart before the session could be followed again (its agent has not answered since):
-            // nothing can reach the CLI now; the session ends at once, and deleting its folders stops it later
+            // stopped after a restart before the session was followed again (its agent may not have answered since):
+            // the session ends at once; deleting its folders stops the CLI, now or once the agent answers
             endUnfollowed(d, s, cause, f -> f.abortedUnreachable(
                     Messages.CopilotAutopilotStepExecution_StoppedUnfollowed(s.location().displayNode())));
             return;

@@ -1,6 +1,12 @@
 package io.jenkins.plugins.copilotautopilot.follow;
 
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess;
+import io.jenkins.plugins.copilotautopilot.testing.AgentJvm;
+import hudson.slaves.DumbSlave;
+import hudson.slaves.JNLPLauncher;
+import hudson.slaves.RetentionStrategy;
+import org.jvnet.hudson.test.JenkinsRule;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
 import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
 import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
@@ -181,101 +187,134 @@ public class DurableExecutionRestartTest {
         }
     }
 
+    /** Starts a build of a session that hangs after its first turn on a new agent {@code name}; its run id. */
+    private String startOnAgent(JenkinsRule j, String name, FakeCopilot fake) throws Exception {
+        TestCredentials.addToken(j);
+        AgentJvm.add(j, name, tmp.resolve("agent"));
+        WorkflowRun b = TestPipelines.create(j, "node('" + name + "') { copilotAutopilot prompt: 'Create hello.txt', "
+                + "credentialsId: 'copilot-token', copilotPath: '" + fake.write() + "' }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
+        return runIdOf(fake);
+    }
+
+    private static String runIdOf(FakeCopilot fake) throws Exception {
+        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
+                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+    }
+
+    /** The agent's machine is gone: an inbound agent nobody starts, from now on and after a restart. */
+    private void goneForGood(JenkinsRule j, String name) throws Exception {
+        DumbSlave away = new DumbSlave(name, tmp.resolve("agent").toString(), new JNLPLauncher());
+        away.setLabelString(name);
+        away.setRetentionStrategy(RetentionStrategy.NOOP);
+        j.jenkins.addNode(away);
+    }
+
+    /** The same agent answers again; then the session's CLI stops, and its folders are gone. */
+    private void backAndCleanedUp(JenkinsRule j, String name, String runId) throws Exception {
+        j.jenkins.removeNode(j.jenkins.getNode(name));
+        AgentJvm.add(j, name, tmp.resolve("agent"));
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(60));
+        try (Stream<Path> left = Files.list(tmp.resolve("agent/workspace/p0@tmp"))) {
+            assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("copilot-autopilot-")).toList(), is(empty()));
+        }
+    }
+
+    private static void killSurvivors(String runId) {
+        if (runId != null) {
+            ProcessTable.survivorsOf(runId).forEach(p -> ProcessHandle.of(Long.parseLong(p.substring(0, p.indexOf(' '))))
+                    .ifPresent(ProcessHandle::destroyForcibly));
+        }
+    }
+
     @Test
     void aSessionWhoseAgentDoesNotComeBackIsRecordedAndItsCliStoppedOnceTheAgentAnswers() throws Throwable {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("997.5");
-        Path cli = fake.write();
         String[] runId = new String[1];
-        sessions.then(j -> {
-            TestCredentials.addToken(j);
-            io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "gone", tmp.resolve("agent"));
-            WorkflowRun b = TestPipelines.create(j, "node('gone') { copilotAutopilot prompt: 'Create hello.txt', "
-                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
-            j.waitForMessage("[copilot] Turn 1", b);
-            waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
-            waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
-            runId[0] = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                    .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                    .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-            // once the controller restarts, nobody starts the agent: an inbound agent whose machine is gone
-            hudson.slaves.DumbSlave away = new hudson.slaves.DumbSlave("gone", tmp.resolve("agent").toString(), new hudson.slaves.JNLPLauncher());
-            away.setLabelString("gone");
-            away.setRetentionStrategy(hudson.slaves.RetentionStrategy.NOOP);
-            j.jenkins.addNode(away);
-        });
-        long retry = io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(1);
+        long retry = FolderDeletionsAccess.retrySeconds(1);
         try {
             sessions.then(j -> {
-                // the agent is not started again (its retention strategy never starts it): the node block gives up on it
+                runId[0] = startOnAgent(j, "gone", fake);
+                goneForGood(j, "gone");
+            });
+            sessions.then(j -> {
+                // nobody starts the agent again: the node block gives up on it (after 15 s in tests, five minutes else)
                 WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
                 j.waitForCompletion(b);
                 j.assertBuildStatus(Result.ABORTED, b); // the node step's verdict
-                j.assertLogContains("gone has not answered since Jenkins restarted", b);
+                j.assertLogContains("before the session on gone was followed again", b);
                 CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
                 assertNotNull(action, "the session is recorded on the build");
                 assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
                 assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
-
-                j.jenkins.removeNode(j.jenkins.getNode("gone"));
-                io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "gone", tmp.resolve("agent")); // back, as the same agent
-                waitFor(() -> ProcessTable.survivorsOf(runId[0]).isEmpty(), Duration.ofSeconds(60));
-                try (Stream<Path> left = Files.list(tmp.resolve("agent/workspace/p0@tmp"))) {
-                    assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("copilot-autopilot-")).toList(), is(empty()));
-                }
+                backAndCleanedUp(j, "gone", runId[0]);
             });
         } finally {
-            io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(retry);
-            if (runId[0] != null) {
-                ProcessTable.survivorsOf(runId[0]).forEach(p -> ProcessHandle.of(Long.parseLong(p.substring(0, p.indexOf(' '))))
-                        .ifPresent(ProcessHandle::destroyForcibly));
-            }
+            FolderDeletionsAccess.retrySeconds(retry);
+            killSurvivors(runId[0]);
+        }
+    }
+
+    @Test
+    void aTimeoutThatExpiredWhileTheControllerWasDownStopsTheSessionAndRecordsIt() throws Throwable {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("995.5");
+        Path cli = fake.write();
+        String[] runId = new String[1];
+        long[] expires = new long[1];
+        try {
+            sessions.then(j -> {
+                TestCredentials.addToken(j);
+                expires[0] = System.currentTimeMillis() + 20_000;
+                WorkflowRun b = TestPipelines.create(j, "node { timeout(time: 20, unit: 'SECONDS') { copilotAutopilot prompt: 'Create hello.txt', "
+                        + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' } }").scheduleBuild2(0).waitForStart();
+                j.waitForMessage("[copilot] Turn 1", b);
+                waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
+                runId[0] = runIdOf(fake);
+            });
+            // the controller is down when the timeout expires
+            waitFor(() -> System.currentTimeMillis() > expires[0] + 1_000, Duration.ofSeconds(60));
+            sessions.then(j -> {
+                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+                j.waitForCompletion(b);
+                j.assertBuildStatus(Result.ABORTED, b);
+                CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
+                assertNotNull(action, "the session is recorded on the build");
+                assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
+                assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.startsWith("[copilot] ABORTED: ")).count());
+                waitFor(() -> ProcessTable.survivorsOf(runId[0]).isEmpty(), Duration.ofSeconds(60));
+                SessionFolders.assertNoSessionFolderLeft(j, b);
+            });
+        } finally {
+            killSurvivors(runId[0]);
         }
     }
 
     @Test
     void foldersStillToDeleteWhenTheControllerRestartsAreDeletedOnceTheAgentAnswers() throws Throwable {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("996.5");
-        Path cli = fake.write();
         String[] runId = new String[1];
-        long retry = io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(1);
+        long retry = FolderDeletionsAccess.retrySeconds(1);
         try {
             sessions.then(j -> {
-                TestCredentials.addToken(j);
-                io.jenkins.plugins.copilotautopilot.testing.AgentJvm agent =
-                        io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "away", tmp.resolve("agent"));
-                WorkflowRun b = TestPipelines.create(j, "node('away') { copilotAutopilot prompt: 'Create hello.txt', "
-                        + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
-                j.waitForMessage("[copilot] Turn 1", b);
-                waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
-                runId[0] = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                        .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                        .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-                // the agent's machine goes away (nobody starts it again; the CLI, detached, runs on), and the build is
-                // stopped: its session ends, and its folders are to be deleted once the agent answers
-                hudson.slaves.DumbSlave away = new hudson.slaves.DumbSlave("away", tmp.resolve("agent").toString(), new hudson.slaves.JNLPLauncher());
-                away.setLabelString("away");
-                away.setRetentionStrategy(hudson.slaves.RetentionStrategy.NOOP);
-                j.jenkins.addNode(away);
+                runId[0] = startOnAgent(j, "away", fake);
+                // the agent's JVM dies and nobody starts it again (the CLI, detached, runs on); the build is stopped:
+                // its session ends, and its folders are to be deleted once the agent answers
+                AgentJvm agent = (AgentJvm) ((DumbSlave) j.jenkins.getNode("away")).getLauncher();
+                goneForGood(j, "away");
                 agent.killJvm();
+                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
                 b.doStop();
                 j.waitForCompletion(b);
                 j.assertLogContains("Could not delete the session's folder", b);
                 assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
             });
-            sessions.then(j -> {
-                j.jenkins.removeNode(j.jenkins.getNode("away"));
-                io.jenkins.plugins.copilotautopilot.testing.AgentJvm.add(j, "away", tmp.resolve("agent")); // back after the restart
-                waitFor(() -> ProcessTable.survivorsOf(runId[0]).isEmpty(), Duration.ofSeconds(60));
-                try (Stream<Path> left = Files.list(tmp.resolve("agent/workspace/p0@tmp"))) {
-                    assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("copilot-autopilot-")).toList(), is(empty()));
-                }
-            });
+            sessions.then(j -> backAndCleanedUp(j, "away", runId[0])); // after the restart
         } finally {
-            io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess.retrySeconds(retry);
-            if (runId[0] != null) {
-                ProcessTable.survivorsOf(runId[0]).forEach(p -> ProcessHandle.of(Long.parseLong(p.substring(0, p.indexOf(' '))))
-                        .ifPresent(ProcessHandle::destroyForcibly));
-            }
+            FolderDeletionsAccess.retrySeconds(retry);
+            killSurvivors(runId[0]);
         }
     }
 
@@ -310,10 +349,7 @@ public class DurableExecutionRestartTest {
             WorkflowRun b = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Create hello.txt', "
                     + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
             j.waitForMessage("[copilot] Turn 1", b);
-            waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
-            runId[0] = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                    .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                    .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
+            runId[0] = runIdOf(fake);
             SystemCredentialsProvider credentials = SystemCredentialsProvider.getInstance();
             credentials.getCredentials().clear();
             credentials.save();

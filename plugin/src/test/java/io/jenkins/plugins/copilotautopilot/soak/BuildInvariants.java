@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
  */
 final class BuildInvariants {
     private static final Pattern TURN = Pattern.compile("^\\[copilot\\] Turn (\\d+)$");
-    /** A tool call's first line: {@code > tool: arguments}, or task_complete's {@code Task complete: summary}. */
-    private static final Pattern TOOL_CALL = Pattern.compile("^\\[copilot\\]   (> |Task complete)");
+    /** A tool call's first line: {@code > tool: arguments}, task_complete's {@code Task complete: summary}, or its end when it was cut off. */
+    private static final Pattern TOOL_CALL = Pattern.compile("^\\[copilot\\]   (> |Task complete|< task_complete )");
     private static final Pattern CLOSING = Pattern.compile("^\\[copilot\\] ("
             + Arrays.stream(Outcome.values()).map(Enum::name).collect(Collectors.joining("|")) + "): ");
     /** An event line of the CLI that the step did not take for one (it shows lines it cannot read as they are). */

@@ -170,6 +170,11 @@ final class ControllerSide {
             if (r == null) {
                 Job<?, ?> job = Jenkins.get().getItemByFullName(ref.job(), Job.class);
                 state = job instanceof hudson.model.Queue.Task task && Jenkins.get().getQueue().contains(task) ? "QUEUED" : "GONE";
+            } else if (r instanceof org.jenkinsci.plugins.workflow.job.WorkflowRun w && w.isBuilding() && w.getExecution() == null
+                    && System.currentTimeMillis() - w.getStartTimeInMillis() > 120_000) {
+                // a controller killed as the build started, before the build saved its Pipeline execution: Jenkins
+                // shows it running for ever, with an empty log, and nothing can stop it
+                state = "NO_EXECUTION";
             } else {
                 state = r.isBuilding() || r.getResult() == null ? "RUNNING" : "ENDED";
             }

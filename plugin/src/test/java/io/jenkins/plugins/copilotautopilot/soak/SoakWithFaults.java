@@ -55,7 +55,10 @@ class SoakWithFaults {
             .withTimeout((SETTINGS.minutes() + 40) * 60)
             .withPort(PORT)
             .withHttpListenAddress("127.0.0.1")
-            .javaOptions("-Xmx1g", "-Djava.util.logging.config.file=" + DIR.resolve("logging.properties"));
+            .javaOptions("-Xmx1g", "-Djava.util.logging.config.file=" + DIR.resolve("logging.properties"),
+                    // how long a node block waits for its agent after a restart: what users have (five minutes), not the
+                    // 15 s Jenkins gives unit tests
+                    "-Dorg.jenkinsci.plugins.workflow.support.pickles.ExecutorPickle.timeoutForNodeMillis=300000");
 
     private static final int REMOTE_SECONDS = 120;
     private final java.util.concurrent.ExecutorService calls = java.util.concurrent.Executors.newCachedThreadPool(r -> {
@@ -248,6 +251,10 @@ class SoakWithFaults {
                     t.state = Ticket.State.RUNNING;
                 } else if ("ENDED".equals(s.state())) {
                     ended(t);
+                } else if ("NO_EXECUTION".equals(s.state())) {
+                    harnessErrors.add(Instant.now() + " " + t.ref + " has no Pipeline execution: the controller was killed as it started ("
+                            + lastFault(t) + "); Jenkins shows it running for ever, and nothing stops it");
+                    t.state = Ticket.State.CLEAN;
                 } else if ("GONE".equals(s.state()) && System.currentTimeMillis() - t.startedAt > 60_000) {
                     // scheduled, then forgotten by a controller killed before it saved its queue: no build to check
                     harnessErrors.add(Instant.now() + " " + t.ref + " never started: the controller forgot its queue item (" + lastFault(t) + ")");
@@ -264,6 +271,9 @@ class SoakWithFaults {
                 t.abortedAt = now;
                 BuildRef ref = t.ref;
                 remote(r -> ControllerSide.abort(ref));
+            } else if (t.abortedAt > 0 && now > t.abortedAt + 360_000) {
+                harnessErrors.add(Instant.now() + " " + t.ref + " could not be stopped in 6 minutes; no longer waited for");
+                t.state = Ticket.State.CLEAN;
             } else if (t.abortedAt > 0 && now > t.abortedAt + 60_000) {
                 BuildRef ref = t.ref;
                 remote(r -> {

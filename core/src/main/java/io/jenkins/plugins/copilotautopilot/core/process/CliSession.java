@@ -60,4 +60,23 @@ public interface CliSession {
 
     /** Removes the control folder, the CLI's private state with it. */
     void cleanup() throws IOException, InterruptedException;
+
+    /**
+     * A session whose files cannot be read (its folder is gone, its agent does not answer): nothing to read, nothing
+     * to stop, so that it can be ended and recorded with what its follower knows.
+     */
+    CliSession NOTHING_TO_READ = new CliSession() {
+        @Override
+        public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) {
+            return new SessionPoll(new byte[0], new byte[0], null, false);
+        }
+
+        @Override
+        public void stop() {
+        }
+
+        @Override
+        public void cleanup() {
+        }
+    };
 }

@@ -4,8 +4,9 @@
 # matcher, as JSON on standard input. A call whose input matches a rule of approveTools (approval-rules: the rule's
 # index, the tool name's and the input's extended regular expressions, tab-separated; made by ApprovalRules) waits
 # here for the follower's decision, approvals/ID.decision, which holds the answer the CLI reads; any other call gets
-# no answer, and the CLI's own rules decide. The wait ends, denied, when the session is stopped, and at the hook's
-# own deadline when nobody answers (a controller that is down past the approval timeout): no call runs undecided.
+# no answer, and the CLI's own rules decide. The wait ends, denied, when the session is stopped or its folder is gone,
+# and at the hook's own deadline when nobody answers (a controller that is down past the approval timeout): no call
+# runs undecided.
 c=${COPILOT_AUTOPILOT_CONTROL:?}
 d=$c/approvals
 wait=${COPILOT_AUTOPILOT_APPROVAL_WAIT:-360}
@@ -46,6 +47,11 @@ while :; do
   if [ -f "$c/stop" ] || [ -f "$c/stopped" ]; then
     deny "the session is being stopped"
     break
+  fi
+  # the session's folder is gone: it has ended (the CLI that asked may have been killed without its hooks)
+  if ! [ -d "$d" ]; then
+    deny "the session has ended"
+    exit 0
   fi
   if [ "$s" -ge $((wait * 5)) ]; then
     deny "nobody approved it in time; do not run it, and do not try to reach the same end another way"

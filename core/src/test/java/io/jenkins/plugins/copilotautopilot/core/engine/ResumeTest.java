@@ -267,20 +267,7 @@ class ResumeTest {
     void aSessionWhoseEarlierEventsCannotBeReadAgainIsNotSaidToHavePrintedNothing() throws Exception {
         CliCommand command = Commands.build(TaskSpec.of("task"), TestCli.executable(), dir.toString(),
                 dir.resolve("control").toString(), java.util.Map.of());
-        CliSession nothingToRead = new CliSession() {
-            @Override
-            public SessionPoll poll(long outputOffset, long stderrOffset, int maxBytes) {
-                return new SessionPoll(new byte[0], new byte[0], null, false);
-            }
-
-            @Override
-            public void stop() {
-            }
-
-            @Override
-            public void cleanup() {
-            }
-        };
+        CliSession nothingToRead = CliSession.NOTHING_TO_READ;
         SessionFollower unread = AutopilotEngine.builder(new ListLogSink()).build().resume(command.plan(), List.of(), nothingToRead,
                 new Checkpoint(4_000, 0, 0), System.currentTimeMillis());
         SessionFollower fresh = AutopilotEngine.builder(new ListLogSink()).build().resume(command.plan(), List.of(), nothingToRead,

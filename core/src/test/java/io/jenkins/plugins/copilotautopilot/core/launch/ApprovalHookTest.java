@@ -89,6 +89,17 @@ class ApprovalHookTest {
         assertThat(answer(p)).contains("\"permissionDecision\":\"deny\"").contains("the session is being stopped");
     }
 
+    /** A session whose folder is deleted (it ended; the CLI that asked was killed without its hooks) leaves no hook waiting. */
+    @Test
+    void aSessionWhoseFolderIsGoneLeavesNoHookWaiting() throws Exception {
+        Path control = control();
+        Process p = hook(control, GIT_PUSH, 300);
+        waitForRequest(control, p);
+        io.jenkins.plugins.copilotautopilot.core.files.FileTrees.delete(control);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the hook ended").isTrue();
+        assertThat(answer(p)).contains("\"permissionDecision\":\"deny\"").contains("the session has ended");
+    }
+
     /** The hook's request, once it is there (the hook writes it at once). */
     private static List<io.jenkins.plugins.copilotautopilot.core.approval.ApprovalGate.Request> waitForRequest(Path control, Process p)
             throws Exception {
