@@ -59,13 +59,16 @@ final class BuildInvariants {
         }
         // a full disk or a CLI killed as it wrote cuts lines: shown as they are, not taken for events
         boolean cutLines = touching.stream().anyMatch(f -> f.kind() == FaultKind.DISK_FULL || f.kind() == FaultKind.AGENT_KILL_GROUP);
+        // a killed controller prints again what came after its last checkpoint (two or three seconds' worth): at least
+        // once, then, rather than exactly once (docs/reliability.md)
+        boolean killed = touching.stream().anyMatch(f -> f.kind() == FaultKind.CONTROLLER_KILL);
         for (SessionFacts s : b.sessions()) {
-            found.addAll(session(b, s, before, cutLines));
+            found.addAll(session(b, s, before, cutLines, killed));
         }
         return found;
     }
 
-    private static List<Violation> session(BuildFacts b, SessionFacts s, String before, boolean cutLines) {
+    private static List<Violation> session(BuildFacts b, SessionFacts s, String before, boolean cutLines, boolean killed) {
         List<Violation> found = new ArrayList<>();
         String where = b.ref() + " (" + s.invocationId() + ")";
         Map<Integer, Integer> turns = new TreeMap<>();
@@ -91,7 +94,7 @@ final class BuildInvariants {
             found.add(new Violation("every event read as one", where, before, raw.size() + " event lines shown raw: " + raw.get(0)));
         }
         List<Integer> twice = turns.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
-        if (!twice.isEmpty()) {
+        if (!twice.isEmpty() && !killed) {
             found.add(new Violation("every turn once", where, before, "turns shown more than once: " + twice));
         }
         if (!turns.isEmpty()) {
@@ -109,7 +112,7 @@ final class BuildInvariants {
             found.add(new Violation("every turn once", where, before, "the record counts " + s.turns() + " turns, the console shows "
                     + turns.size() + ": " + turns.keySet()));
         }
-        if (started && s.toolCalls() != toolCalls) {
+        if (started && (killed ? s.toolCalls() > toolCalls : s.toolCalls() != toolCalls)) {
             found.add(new Violation("every tool call once", where, before, "the record counts " + s.toolCalls() + " tool calls, the console shows "
                     + toolCalls));
         }

@@ -75,13 +75,15 @@ hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
 # runs while process $1 runs: a heartbeat every second; stops it (SIGTERM, a grace period, SIGKILL, and every process
 # of the run) when the stop file appears, at the wall-clock limit, or when the control folder is gone. Its own
 # processes (the sleep it is killed in) do not carry the run's marker: the sweep after the CLI would wait for them.
+# A deleted control folder comes back as soon as the CLI writes under its home again (it makes the folders it needs):
+# the pid file, written before the watchdog starts, is what tells; what the CLI made again goes once it is stopped.
 watchdog() {
   unset COPILOT_AUTOPILOT_RUN_ID
   n=0
   if [ "$limit" -gt 0 ]; then n=$(( $(date +%s) - t0 )); fi
   why=
   while kill -0 "$1" 2>/dev/null; do
-    if ! echo "$n" > "$c/heartbeat"; then why=gone; break; fi
+    if ! [ -f "$c/cli.pid" ] || ! echo "$n" > "$c/heartbeat"; then why=gone; break; fi
     hand_over
     if [ -f "$c/stop" ]; then why=stop; break; fi
     if [ "$limit" -gt 0 ] && [ "$n" -ge "$limit" ]; then why=limit; break; fi
@@ -96,6 +98,10 @@ watchdog() {
   while [ "$g" -lt "$kill_grace" ] && kill -0 "$1" 2>/dev/null; do sleep 1; g=$((g + 1)); done
   kill -KILL "$1" 2>/dev/null
   sweep KILL
+  if [ "$why" = gone ]; then
+    rm -rf "$c"
+    case ${c%/*} in *@tmp) rmdir "${c%/*}" 2>/dev/null ;; esac
+  fi
   exit 0
 }
 

@@ -173,6 +173,26 @@ class LaunchScriptWatchdogTest {
         assertThat(ProcessTable.survivorsOf(runId)).isEmpty();
     }
 
+    /**
+     * The CLI writes its logs and session state under its home in the control folder, making the folders it needs: a
+     * control folder deleted while it runs comes back at its next write. The watchdog stops it anyway, and what the
+     * CLI made again is deleted with the control folder's own folder (durable-task's {@code @tmp} beside the launch folder).
+     */
+    @Test
+    void aControlFolderTheCliMakesAgainAfterItsDeletionStillStopsTheCliAndGoes() throws Exception {
+        Path control = launch("while :; do mkdir -p \"$COPILOT_HOME/logs\"; date >> \"$COPILOT_HOME/logs/process.log\"; sleep 0.1; done",
+                0, false, true);
+        waitFor(() -> Files.exists(control.resolve(ControlFolder.HEARTBEAT)) && Files.exists(control.resolve("copilot-home/logs/process.log")),
+                Duration.ofSeconds(15));
+
+        FileTrees.delete(control.getParent());
+
+        assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as("the script ended").isTrue();
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
+        assertThat(ProcessTable.survivorsOf(runId)).isEmpty();
+        assertThat(control.getParent()).doesNotExist();
+    }
+
     @Test
     void durableTasksCookieMarksTheCliAndItsToolsButNotTheScriptSoAKillByCookieLeavesItToRecordTheEnd() throws Exception {
         Path control = launch("printf '%s' \"$JENKINS_SERVER_COOKIE\" > cookie.txt\nsleep 616 &\nwait", 0, false, true);
