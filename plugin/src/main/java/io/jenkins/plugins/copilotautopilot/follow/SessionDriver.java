@@ -350,7 +350,6 @@ public final class SessionDriver implements AgentSession.Owner {
         return controller == null || controller.isTerminating();
     }
 
-    /** Notes how far the follower got (after hand-overs and reads at most every two seconds, and on shutdown). */
     /**
      * The controller begins to shut down: a session whose build resumes after the restart notes how far it got, and
      * from then on follows nothing more. Jenkins closes the Pipelines' logs as it shuts down, before the agents are
@@ -379,6 +378,7 @@ public final class SessionDriver implements AgentSession.Owner {
         end(result);
     }
 
+    /** Notes how far the follower got (after hand-overs and reads at most every two seconds, and on shutdown). */
     void saveCheckpoint() {
         SessionFollower f = follower;
         if (f == null || completed.get()) {

@@ -82,6 +82,8 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     private transient volatile Throwable stopCause;
     private transient TaskListener listener;
     private transient boolean reportedUnreachable;
+    /** This execution was loaded after a controller restart (its session is followed again, or is to be). */
+    private transient volatile boolean resumed;
 
     CopilotAutopilotStepExecution(CopilotAutopilotStep step, StepContext context) {
         super(context);
@@ -266,6 +268,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
 
     @Override
     public void onResume() {
+        resumed = true;
         ensureDriver();
         if (waitsForSlot()) {
             // the slots, rebuilt from the running steps, start it in its turn
@@ -398,7 +401,8 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         }
         ResumeState s = state;
         // stopped after a restart before the step resumed (a timeout that expired meanwhile): its driver is made here
-        SessionDriver d = driver == null && s != null && s.location() != null ? ensureDriver() : driver;
+        boolean beforeResume = driver == null && s != null && s.location() != null;
+        SessionDriver d = beforeResume ? ensureDriver() : driver;
         if (d == null && waiting == null) {
             getContext().onFailure(cause);
             return;
@@ -407,7 +411,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             stopWhileWaiting(ensureDriver(), cause);
             return;
         }
-        if (d.follower() == null && s != null && s.location() != null && !d.isCompleted()) {
+        if ((resumed || beforeResume) && d.follower() == null && s != null && s.location() != null && !d.isCompleted()) {
             // stopped after a restart before the session was followed again (its agent may not have answered since):
             // the session ends at once; deleting its folders stops the CLI, now or once the agent answers
             endUnfollowed(d, s, cause, f -> f.abortedUnreachable(
