@@ -30,13 +30,18 @@ public final class Outcomes {
     @CheckForNull
     /** What the outcome makes of the build, with the settings the session ran with (null: none known, FAILURE for INCOMPLETE). */
     public static BuildVerdict verdict(SessionResult result, SessionPlan plan) {
+        return verdict(result.outcome(), plan);
+    }
+
+    /** What {@code outcome} makes of the build, with the settings the session ran with (null: none known). */
+    public static BuildVerdict verdict(Outcome outcome, SessionPlan plan) {
         ResultWhenIncomplete whenIncomplete = plan == null ? ResultWhenIncomplete.FAILURE
                 : ResultWhenIncomplete.parse(plan.get(SessionSettings.RESULT_WHEN_INCOMPLETE));
         ResultWhenIncomplete whenBlocked = plan == null ? whenIncomplete : ResultWhenIncomplete.parse(plan.resultWhenBlocked());
-        return BuildVerdict.of(result.outcome(), whenIncomplete, whenBlocked);
+        return BuildVerdict.of(outcome, whenIncomplete, whenBlocked);
     }
 
-    static Outcome parse(@CheckForNull String name) {
+    public static Outcome parse(@CheckForNull String name) {
         if (name == null) {
             return null;
         }

@@ -40,7 +40,7 @@ public final class SessionFiles {
     }
 
     /** A recorded journal of this build, by its file name (as the build's session record names it). */
-    static File recorded(Run<?, ?> run, String journalFile) {
+    public static File recorded(Run<?, ?> run, String journalFile) {
         return new File(new File(run.getRootDir(), FOLDER), journalFile);
     }
 }

@@ -16,6 +16,7 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
+import io.jenkins.plugins.copilotautopilot.core.engine.JournalReplay;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import io.jenkins.plugins.copilotautopilot.core.prepare.SessionPreparation;
@@ -46,14 +47,16 @@ public final class SessionResume {
     }
 
     /**
-     * A follower for a session whose folder is gone (its workspace was wiped while the controller was down): the
-     * journal up to the checkpoint, and nothing more to read, so that the session can be ended and recorded.
+     * A follower for a session whose files cannot be read again (its folder went with its workspace, its agent has not
+     * answered since the restart): it knows what the journal held up to the checkpoint (the turns, tool calls and model
+     * calls, read again in silence) and has nothing more to read, so that the session is ended and recorded with them.
      */
     public static SessionFollower withoutSession(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener)
             throws IOException, InterruptedException {
-        return resume(state, run, env, listener, CliSession.NOTHING_TO_READ);
+        return resume(state, run, env, listener, null);
     }
 
+    /** {@code session} null: the session as its journal tells it. */
     private static SessionFollower resume(ResumeState state, Run<?, ?> run, EnvVars env, TaskListener listener, CliSession session)
             throws IOException, InterruptedException {
         ResumeState.SecretSources sources = state.secrets();
@@ -73,6 +76,17 @@ public final class SessionResume {
         List<String> secrets = CliCommand.secretValues(taskSecrets, new LinkedHashSet<>(sources.secretVariables()), env);
         Checkpoint checkpoint = SessionJournal.readCheckpoint(run, state.invocationId());
         OutputStream journal = SessionJournal.continueAt(run, state.invocationId(), checkpoint);
+        CliSession reading = session;
+        if (session == null) {
+            try {
+                JournalReplay replay = JournalReplay.of(SessionFiles.journal(run, state.invocationId()).toPath(), checkpoint.journalBytes());
+                reading = replay;
+                checkpoint = replay.checkpoint();
+            } catch (IOException e) {
+                journal.close();
+                throw e;
+            }
+        }
         LiveSessions.started(run, state.invocationId(), SessionFiles.journal(run, state.invocationId()), state.plan(),
                 state.startedAtMillis());
         CopilotAutopilotRunAction.showLive(run);
@@ -80,7 +94,7 @@ public final class SessionResume {
             SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE),
                             Usage.guard(run, state.invocationId()), state.secrets().tokenCredentialsId() == null ? null
                                     : "credential '" + state.secrets().tokenCredentialsId() + "'")
-                    .resume(state.plan(), secrets, session, checkpoint, state.startedAtMillis());
+                    .resume(state.plan(), secrets, reading, checkpoint, state.startedAtMillis());
             if (follower.approvals() != null) {
                 LiveSessions.approvals(run, state.invocationId(), follower.approvals());
             }

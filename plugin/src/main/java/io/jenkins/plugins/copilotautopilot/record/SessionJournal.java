@@ -62,4 +62,22 @@ public final class SessionJournal {
             }
         }
     }
+
+    /**
+     * The result a recorded session's journal closed with, as the Pipeline step returns it (lists and maps of plain
+     * values); null when its journal cannot be read or has no closing record.
+     */
+    @SuppressWarnings("unchecked")
+    public static java.util.Map<String, Object> recordedResult(Run<?, ?> run, String journalFile) {
+        if (journalFile == null) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode closing = JournalFiles.closingRecord(SessionFiles.recorded(run, journalFile).toPath());
+            return closing == null || !closing.isObject() ? null
+                    : io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper().convertValue(closing, java.util.LinkedHashMap.class);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
 }

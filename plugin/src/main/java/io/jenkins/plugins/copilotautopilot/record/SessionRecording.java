@@ -51,6 +51,11 @@ public final class SessionRecording {
 
     /** The build's failure message: the outcome and its reason, no stack trace. */
     public static String failureMessage(SessionResult result) {
-        return Messages.SessionRecording_Failed(result.outcome().name(), result.reason());
+        return failureMessage(result.outcome().name(), result.reason());
+    }
+
+    /** The build's failure message of a session that ended with {@code outcome} for {@code reason}. */
+    public static String failureMessage(String outcome, String reason) {
+        return Messages.SessionRecording_Failed(outcome, reason);
     }
 }

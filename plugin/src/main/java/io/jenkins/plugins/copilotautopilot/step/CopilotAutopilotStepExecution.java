@@ -4,7 +4,9 @@ import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.follow.Following;
 import io.jenkins.plugins.copilotautopilot.follow.SessionDriver;
+import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
 import io.jenkins.plugins.copilotautopilot.prepare.SessionRequest;
 import io.jenkins.plugins.copilotautopilot.prepare.SessionResume;
 import io.jenkins.plugins.copilotautopilot.prepare.SessionStart;
@@ -14,6 +16,7 @@ import io.jenkins.plugins.copilotautopilot.session.CredentialSlots;
 import io.jenkins.plugins.copilotautopilot.session.ResumeState;
 import io.jenkins.plugins.copilotautopilot.trace.BuildTraces;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
@@ -27,9 +30,11 @@ import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionFollower;
 import io.jenkins.plugins.copilotautopilot.core.engine.SessionResult;
 import io.jenkins.plugins.copilotautopilot.core.outcome.BuildVerdict;
+import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -60,8 +65,13 @@ import org.springframework.security.core.Authentication;
 final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl implements SessionDriver.Build, CredentialSlots.Claimant {
     private static final long serialVersionUID = 1L;
     private static final Logger LOGGER = Logger.getLogger(CopilotAutopilotStepExecution.class.getName());
-    /** How long a stop may take before the step ends anyway (the CLI could not be reached or would not stop). */
-    private static final long STOP_DEADLINE_SECONDS = Long.getLong(CopilotAutopilotStepExecution.class.getName() + ".stopDeadlineSeconds", 60);
+    /**
+     * How long a stop may take before the step ends anyway (the CLI could not be reached or would not stop), with its
+     * closing line and the session recorded: shorter than the minute {@code timeout} gives its body before it ends it
+     * without a word.
+     */
+    @SuppressFBWarnings(value = "MS_SHOULD_BE_FINAL", justification = "tunable in tests")
+    static long STOP_DEADLINE_SECONDS = Long.getLong(CopilotAutopilotStepExecution.class.getName() + ".stopDeadlineSeconds", 40);
     /** How long to wait before trying again to follow a session whose agent is not back yet after a restart. */
     private static final long RESUME_RETRY_SECONDS = 5;
 
@@ -294,6 +304,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
             return;
         }
+        if (endedAsRecorded(d, s)) {
+            return;
+        }
         try {
             AgentSession session = new AgentSession(s.location(), d);
             SessionFollower follower = SessionResume.follower(s, getContext().get(Run.class),
@@ -412,6 +425,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             return;
         }
         if ((resumed || beforeResume) && d.follower() == null && s != null && s.location() != null && !d.isCompleted()) {
+            if (endedAsRecorded(d, s)) {
+                return;
+            }
             // stopped after a restart before the session was followed again (its agent may not have answered since):
             // the session ends at once; deleting its folders stops the CLI, now or once the agent answers
             endUnfollowed(d, s, cause, f -> f.abortedUnreachable(
@@ -421,18 +437,19 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         d.requestStop();
         // a stop ends the step once the CLI is gone; if that cannot be done, the step ends anyway, with the session
         // recorded as ABORTED (the CLI may still run: the log says so, and its watchdog ends it at the latest limit)
+        long deadline = STOP_DEADLINE_SECONDS;
         Timer.get().schedule(() -> {
             if (d.isCompleted()) {
                 return;
             }
-            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StopTimedOut(STOP_DEADLINE_SECONDS));
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StopTimedOut(deadline));
             SessionFollower f = d.follower();
             if (f != null) {
-                d.end(f.abortedUnreachable(Messages.CopilotAutopilotStepExecution_NoStopWithin(STOP_DEADLINE_SECONDS)));
+                d.end(f.abortedUnreachable(Messages.CopilotAutopilotStepExecution_NoStopWithin(deadline)));
             } else if (d.claimWithoutSession()) {
                 getContext().onFailure(cause);
             }
-        }, STOP_DEADLINE_SECONDS, TimeUnit.SECONDS);
+        }, deadline, TimeUnit.SECONDS);
     }
 
     // ---- SessionDriver.Build ----
@@ -469,33 +486,82 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     @Override
     public void ended(SessionResult result, boolean changesFileWritten) {
         ResumeState s = state;
+        endStep(Outcomes.verdict(result, s == null ? null : s.plan()), result.outcome().name(), result.reason(), () -> {
+            LinkedHashMap<String, Object> map = new LinkedHashMap<>(result.toMap());
+            map.put("changesFile", changesFileWritten ? s.plan().get(SessionSettings.CHANGES_FILE) : null);
+            return map;
+        });
+    }
+
+    /**
+     * The session had ended and was recorded when the controller went down, before Pipeline saved the step's end (a
+     * {@code kill -9} in between): the step ends as the record says, and the session is not ended again. Its folders
+     * were deleted as it ended, or are in the background deletions, which a restart keeps. The step's value is the
+     * result its journal closed with (whether a {@code changesFile} was written is not known again: it is left out).
+     *
+     * @return whether it had been recorded (the step is ended, or was already)
+     */
+    private boolean endedAsRecorded(SessionDriver d, ResumeState s) {
+        SessionRecord recorded;
+        Run<?, ?> run;
+        try {
+            run = getContext().get(Run.class);
+            CopilotAutopilotRunAction action = run == null ? null : run.getAction(CopilotAutopilotRunAction.class);
+            recorded = action == null ? null : action.getSessions().stream()
+                    .filter(r -> s.invocationId().equals(r.getInvocationId())).findFirst().orElse(null);
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+        if (recorded == null) {
+            return false;
+        }
+        if (d.claimWithoutSession()) {
+            String outcome = recorded.getEnding().getOutcome();
+            Outcome known = Outcomes.parse(outcome);
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_EndedAsRecorded(outcome));
+            Map<String, Object> value = SessionJournal.recordedResult(run, recorded.getJournalFile());
+            endStep(known == null ? BuildVerdict.FAILURE : Outcomes.verdict(known, s.plan()), outcome, recorded.getEnding().getReason(), () -> {
+                LinkedHashMap<String, Object> map = new LinkedHashMap<>();
+                if (value != null) {
+                    map.putAll(value);
+                } else {
+                    map.put("outcome", outcome);
+                    map.put("reason", recorded.getEnding().getReason());
+                }
+                map.put("changesFile", null);
+                return map;
+            });
+        }
+        return true;
+    }
+
+    /** Ends the step as a session's verdict says: fails it, marks the build, or returns {@code value}. */
+    private void endStep(BuildVerdict verdict, String outcome, String reason, java.util.function.Supplier<Map<String, Object>> value) {
+        ResumeState s = state;
         boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate();
         try {
-            BuildVerdict verdict = Outcomes.verdict(result, s == null ? null : s.plan());
             Throwable cause = stopCause;
             if (verdict == BuildVerdict.ABORTED || cause != null) {
                 // a stop asked for while the session was ending still stops the build, as durable-task's steps do
                 if (verdict != BuildVerdict.ABORTED) {
-                    listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StoppedAsItEnded(result.outcome().name()));
+                    listener().getLogger().println(Messages.CopilotAutopilotStepExecution_StoppedAsItEnded(outcome));
                 }
                 getContext().onFailure(cause != null ? cause : new FlowInterruptedException(Result.ABORTED, true));
                 return;
             }
             if (verdict == BuildVerdict.FAILURE && propagate) {
-                getContext().onFailure(new AbortException(SessionRecording.failureMessage(result)));
+                getContext().onFailure(new AbortException(SessionRecording.failureMessage(outcome, reason)));
                 return;
             }
             if (verdict == BuildVerdict.UNSTABLE || verdict == BuildVerdict.FAILURE) {
                 // unstable, or a failure the Pipeline asked to get back as a result (propagate: false)
-                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Warning(result.outcome().name(), result.reason()));
+                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Warning(outcome, reason));
                 if (verdict == BuildVerdict.UNSTABLE) {
-                    getContext().get(FlowNode.class).addOrReplaceAction(new WarningAction(Result.UNSTABLE).withMessage(result.reason()));
+                    getContext().get(FlowNode.class).addOrReplaceAction(new WarningAction(Result.UNSTABLE).withMessage(reason));
                     run().setResult(Result.UNSTABLE);
                 }
             }
-            LinkedHashMap<String, Object> map = new LinkedHashMap<>(result.toMap());
-            map.put("changesFile", changesFileWritten ? s.plan().get(SessionSettings.CHANGES_FILE) : null);
-            getContext().onSuccess(map);
+            getContext().onSuccess(value.get());
         } catch (Throwable e) {
             getContext().onFailure(e);
         }

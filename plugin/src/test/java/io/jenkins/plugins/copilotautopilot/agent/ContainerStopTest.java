@@ -1,12 +1,12 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import io.jenkins.plugins.copilotautopilot.testing.ContainerLaunchers;
+import io.jenkins.plugins.copilotautopilot.testing.DecoratedBlock;
 import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
 import io.jenkins.plugins.copilotautopilot.testing.LiveApprovals;
 import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
 import io.jenkins.plugins.copilotautopilot.testing.TestPipelines;
 
-import hudson.LauncherDecorator;
 import hudson.model.Result;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
@@ -14,13 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
-import org.jenkinsci.plugins.workflow.steps.BodyExecutionCallback;
-import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
-import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -210,44 +206,14 @@ class ContainerStopTest {
 
         @Override
         public StepExecution start(StepContext context) {
-            return new Execution(context, kind);
-        }
-
-        private static final class Execution extends StepExecution {
-            private static final long serialVersionUID = 1L;
-            private final String kind;
-
-            Execution(StepContext context, String kind) {
-                super(context);
-                this.kind = kind;
-            }
-
-            @Override
-            public boolean start() throws Exception {
-                getContext().newBodyInvoker()
-                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class),
-                                ContainerLaunchers.of(kind)))
-                        .withCallback(BodyExecutionCallback.wrap(getContext()))
-                        .start();
-                return false;
-            }
+            return new DecoratedBlock(context, ContainerLaunchers.of(kind));
         }
 
         @TestExtension
-        public static final class DescriptorImpl extends StepDescriptor {
+        public static final class DescriptorImpl extends DecoratedBlock.Descriptor {
             @Override
             public String getFunctionName() {
                 return "inContainer";
-            }
-
-            @Override
-            public boolean takesImplicitBlockArgument() {
-                return true;
-            }
-
-            @Override
-            public Set<? extends Class<?>> getRequiredContext() {
-                return Set.of();
             }
         }
     }

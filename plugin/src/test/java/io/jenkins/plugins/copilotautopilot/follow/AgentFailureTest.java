@@ -3,7 +3,9 @@ package io.jenkins.plugins.copilotautopilot.follow;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
+import io.jenkins.plugins.copilotautopilot.step.StopDeadlineAccess;
 import io.jenkins.plugins.copilotautopilot.testing.AgentJvm;
+import io.jenkins.plugins.copilotautopilot.testing.DecoratedBlock;
 import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
 import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
 import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
@@ -22,14 +24,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
-import org.jenkinsci.plugins.workflow.steps.BodyExecutionCallback;
-import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
-import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,6 +49,7 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * What happens to a session when its agent fails: a JVM that dies alone (its sessions run on and are followed again),
@@ -130,6 +129,50 @@ class AgentFailureTest {
         SessionFolders.assertNoSessionFolderLeft(j, b);
     }
 
+    /**
+     * A stop the CLI does not confirm (here the agent's channel stops answering as the stop goes out) ends the step at
+     * the step's own deadline, with its closing line and the session recorded; once the agent answers, the CLI is
+     * stopped. That deadline comes before the minute {@code timeout} grants its body, after which Pipeline ends the step
+     * without a word (see the test below).
+     */
+    @Test
+    void aStopNotConfirmedWithinTheStepsDeadlineEndsTheStepWithItsClosingLineAndRecord() throws Exception {
+        long deadline = StopDeadlineAccess.seconds(2);
+        AgentSession.REMOTE_TIMEOUT_SECONDS = 30; // the stop's call is still waiting for the agent when the deadline comes
+        try {
+            AgentJvm agent = AgentJvm.add(j, "frozen", tmp.resolve("agent"));
+            FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("993.5");
+            WorkflowRun b = TestPipelines.create(j, "node('frozen') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[copilot] Turn 1", b);
+            String runId = runIdOf(fake);
+            agent.freeze();
+            try {
+                b.doStop();
+                j.waitForMessage("[copilot] The Copilot CLI did not stop within 2 seconds; the step ends anyway.", b);
+                j.waitForCompletion(b);
+                j.assertBuildStatus(Result.ABORTED, b);
+                assertEquals(1, count(b, "[copilot] ABORTED: "), "one closing line");
+                CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
+                assertNotNull(action, "the session is recorded on the build");
+                assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
+            } finally {
+                agent.thaw();
+            }
+            // once the agent answers again, the stop reaches the CLI
+            waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(90));
+        } finally {
+            StopDeadlineAccess.seconds(deadline);
+        }
+    }
+
+    /** Outside Jenkins' unit tests, {@code timeout} grants its body a minute to end once stopped. */
+    @Test
+    void theStepsStopDeadlineIsShorterThanTheMinuteTimeoutGrantsItsBody() {
+        long deadline = StopDeadlineAccess.seconds(0);
+        StopDeadlineAccess.seconds(deadline);
+        assertThat("the deadline leaves time to record the session", deadline, lessThan(50L));
+    }
+
     @Test
     void aLaunchWhoseAnswerIsLostLeavesNoCliRunningOnceTheAgentAnswersAgain() throws Exception {
         long retry = FolderDeletionsAccess.retrySeconds(1);
@@ -196,41 +239,14 @@ class AgentFailureTest {
 
         @Override
         public StepExecution start(StepContext context) {
-            return new Execution(context);
-        }
-
-        private static final class Execution extends StepExecution {
-            private static final long serialVersionUID = 1L;
-
-            Execution(StepContext context) {
-                super(context);
-            }
-
-            @Override
-            public boolean start() throws Exception {
-                getContext().newBodyInvoker()
-                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class), new LostAnswerLauncher()))
-                        .withCallback(BodyExecutionCallback.wrap(getContext()))
-                        .start();
-                return false;
-            }
+            return new DecoratedBlock(context, new LostAnswerLauncher());
         }
 
         @TestExtension("aLaunchWhoseAnswerIsLostLeavesNoCliRunningOnceTheAgentAnswersAgain")
-        public static final class DescriptorImpl extends StepDescriptor {
+        public static final class DescriptorImpl extends DecoratedBlock.Descriptor {
             @Override
             public String getFunctionName() {
                 return "losingTheLaunchAnswer";
-            }
-
-            @Override
-            public boolean takesImplicitBlockArgument() {
-                return true;
-            }
-
-            @Override
-            public Set<? extends Class<?>> getRequiredContext() {
-                return Set.of();
             }
         }
     }

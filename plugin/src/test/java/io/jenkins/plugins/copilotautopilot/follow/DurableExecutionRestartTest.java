@@ -3,11 +3,13 @@ package io.jenkins.plugins.copilotautopilot.follow;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.agent.FolderDeletionsAccess;
 import io.jenkins.plugins.copilotautopilot.testing.AgentJvm;
+import io.jenkins.plugins.copilotautopilot.testing.DecoratedBlock;
 import hudson.slaves.DumbSlave;
 import hudson.slaves.JNLPLauncher;
 import hudson.slaves.RetentionStrategy;
 import org.jvnet.hudson.test.JenkinsRule;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
 import io.jenkins.plugins.copilotautopilot.testing.FakeCopilot;
 import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
 import io.jenkins.plugins.copilotautopilot.testing.TestCredentials;
@@ -20,6 +22,7 @@ import hudson.Proc;
 import hudson.model.Node;
 import hudson.model.Result;
 import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
+import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import java.io.IOException;
@@ -32,11 +35,8 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
-import org.jenkinsci.plugins.workflow.steps.BodyExecutionCallback;
-import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
-import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -70,10 +70,14 @@ public class DurableExecutionRestartTest {
 
     /** Whether a checkpoint of the build's session says its first lines were followed. */
     private static boolean checkpointed(WorkflowRun b) {
+        return checkpointed(b, c -> c.outputOffset() > 0);
+    }
+
+    private static boolean checkpointed(WorkflowRun b, java.util.function.Predicate<Checkpoint> saved) {
         try (Stream<Path> files = Files.list(b.getRootDir().toPath().resolve(SessionFiles.FOLDER))) {
             return files.filter(f -> f.toString().endsWith(".checkpoint")).anyMatch(f -> {
                 try {
-                    return CheckpointFile.read(f).outputOffset() > 0;
+                    return saved.test(CheckpointFile.read(f));
                 } catch (IOException e) {
                     return false;
                 }
@@ -232,12 +236,15 @@ public class DurableExecutionRestartTest {
 
     @Test
     void aSessionWhoseAgentDoesNotComeBackIsRecordedAndItsCliStoppedOnceTheAgentAnswers() throws Throwable {
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("997.5");
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").usingTokens(1200, 80).hangingWith("997.5");
         String[] runId = new String[1];
         long retry = FolderDeletionsAccess.retrySeconds(1);
         try {
             sessions.then(j -> {
                 runId[0] = startOnAgent(j, "gone", fake);
+                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+                j.waitForMessage("[copilot]   tokens: 1,200 in, 80 out", b);
+                waitFor(() -> checkpointed(b, c -> c.usageOffset() > 0), Duration.ofSeconds(10));
                 goneForGood(j, "gone");
             });
             sessions.then(j -> {
@@ -248,7 +255,12 @@ public class DurableExecutionRestartTest {
                 j.assertLogContains("before the session on gone was followed again", b);
                 CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
                 assertNotNull(action, "the session is recorded on the build");
-                assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
+                SessionRecord record = action.getSessions().get(0);
+                assertEquals("ABORTED", record.getEnding().getOutcome());
+                // what the session did before the restart, as its journal tells it, not an empty session
+                assertEquals(1, record.getActivity().getTurns());
+                assertEquals(1200L, record.getUsage().getInputTokens());
+                assertEquals(80L, record.getUsage().getOutputTokens());
                 assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
                 backAndCleanedUp(j, "gone", runId[0]);
             });
@@ -256,6 +268,85 @@ public class DurableExecutionRestartTest {
             FolderDeletionsAccess.retrySeconds(retry);
             killSurvivors(runId[0]);
         }
+    }
+
+    /** Counted once the session of the test below is recorded and its end held; the hold ends when the test says. */
+    private static final java.util.concurrent.CountDownLatch RECORDED = new java.util.concurrent.CountDownLatch(1);
+    private static final java.util.concurrent.CountDownLatch LET_GO = new java.util.concurrent.CountDownLatch(1);
+    private static volatile Thread held;
+
+    /**
+     * Holds the test's session's end where it publishes its completed check: after the session was recorded on the
+     * build, before the step ends. Interrupts (the controller's shutdown) do not end the hold: the step's end is never
+     * known to the Pipeline, as when the controller dies in that window.
+     */
+    @TestExtension("aSessionRecordedJustBeforeTheControllerWentDownIsNotEndedAgain")
+    public static final class HoldingTheRecordedEnd extends io.jenkins.plugins.checks.api.ChecksPublisherFactory {
+        @Override
+        protected java.util.Optional<io.jenkins.plugins.checks.api.ChecksPublisher> createPublisher(hudson.model.Run<?, ?> run,
+                                                                                                 hudson.model.TaskListener listener) {
+            return java.util.Optional.of(new io.jenkins.plugins.checks.api.ChecksPublisher() {
+                @Override
+                public void publish(io.jenkins.plugins.checks.api.ChecksDetails details) {
+                    if (details.getStatus() != io.jenkins.plugins.checks.api.ChecksStatus.COMPLETED || RECORDED.getCount() == 0) {
+                        return;
+                    }
+                    held = Thread.currentThread();
+                    RECORDED.countDown();
+                    boolean interrupted = false;
+                    while (LET_GO.getCount() > 0) {
+                        try {
+                            LET_GO.await();
+                        } catch (InterruptedException e) {
+                            interrupted = true;
+                        }
+                    }
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+        }
+
+        @Override
+        protected java.util.Optional<io.jenkins.plugins.checks.api.ChecksPublisher> createPublisher(hudson.model.Job<?, ?> job,
+                                                                                                 hudson.model.TaskListener listener) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /**
+     * The controller goes down after the session was recorded and before Pipeline saved the step's end: after the
+     * restart the step ends as recorded (its value from the recorded journal), and the session is not ended again (a
+     * second record, a "lost" ending, a second closing block).
+     */
+    @Test
+    void aSessionRecordedJustBeforeTheControllerWentDownIsNotEndedAgain() throws Throwable {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
+        sessions.then(j -> {
+            TestCredentials.addToken(j);
+            WorkflowRun b = TestPipelines.create(j, "node { def r = copilotAutopilot prompt: 'Create hello.txt', "
+                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "'\n echo \"value: outcome=${r.outcome} turns=${r.turns}\" }")
+                    .scheduleBuild2(0).waitForStart();
+            assertThat("the session ended", RECORDED.await(2, java.util.concurrent.TimeUnit.MINUTES), is(true));
+            assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().size(), "recorded");
+            assertThat("the step has not ended", b.isBuilding(), is(true));
+        });
+        // the step's end, held until the controller is gone, comes to nothing: nobody follows the build any more
+        LET_GO.countDown();
+        waitFor(() -> java.util.Arrays.stream(held.getStackTrace()).noneMatch(f -> f.getClassName().startsWith("io.jenkins.plugins.copilotautopilot")),
+                Duration.ofSeconds(30));
+        sessions.then(j -> {
+            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.SUCCESS, b);
+            j.assertLogContains("[copilot] The session had ended COMPLETED and was recorded before Jenkins restarted; the step ends as recorded.", b);
+            j.assertLogContains("value: outcome=COMPLETED turns=2", b);
+            assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.startsWith("[copilot] COMPLETED: ")).count(), "one closing line");
+            j.assertLogNotContains("Lost", b);
+            assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().size(), "recorded once");
+            assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
+        });
     }
 
     @Test
@@ -427,44 +518,14 @@ public class DurableExecutionRestartTest {
 
         @Override
         public StepExecution start(StepContext context) {
-            return new Execution(context, flag);
-        }
-
-        private static final class Execution extends StepExecution {
-            private static final long serialVersionUID = 1L;
-            private final String flag;
-
-            Execution(StepContext context, String flag) {
-                super(context);
-                this.flag = flag;
-            }
-
-            @Override
-            public boolean start() throws Exception {
-                getContext().newBodyInvoker()
-                        .withContext(BodyInvoker.mergeLauncherDecorators(getContext().get(LauncherDecorator.class),
-                                new SlowLauncher(flag)))
-                        .withCallback(BodyExecutionCallback.wrap(getContext()))
-                        .start();
-                return false;
-            }
+            return new DecoratedBlock(context, new SlowLauncher(flag));
         }
 
         @TestExtension("aRestartWhileTheCliIsBeingStartedLeavesNothingRunningAndNoSecretBehind")
-        public static final class DescriptorImpl extends StepDescriptor {
+        public static final class DescriptorImpl extends DecoratedBlock.Descriptor {
             @Override
             public String getFunctionName() {
                 return "slowToLaunch";
-            }
-
-            @Override
-            public boolean takesImplicitBlockArgument() {
-                return true;
-            }
-
-            @Override
-            public Set<? extends Class<?>> getRequiredContext() {
-                return Set.of();
             }
         }
     }

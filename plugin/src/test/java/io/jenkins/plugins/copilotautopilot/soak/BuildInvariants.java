@@ -121,9 +121,13 @@ final class BuildInvariants {
 
     /**
      * A kept session's build: the code words its model saw end with those of the build its log says it continued (or,
-     * when it started a new session, are its own only).
+     * when it started a new session, are its own only). A continued build whose session never completed (its model
+     * calls refused by a 5xx or 429 storm) may have left no word of its own in the conversation, nor the builds before
+     * it that did not either: then the words before this build's own are those of earlier builds only.
+     *
+     * @param earlier an earlier build of the same job by its number, as it ended (null when the harness did not see it)
      */
-    static List<Violation> keptConversation(BuildFacts b, String before) {
+    static List<Violation> keptConversation(BuildFacts b, String before, java.util.function.IntFunction<BuildFacts> earlier) {
         List<Violation> found = new ArrayList<>();
         for (SessionFacts s : b.sessions()) {
             if (s.summary() == null || !s.summary().startsWith(SoakModel.KNOWN)) {
@@ -139,13 +143,28 @@ final class BuildInvariants {
                 }
             }
             String evidence = "continued " + (from == null ? "nothing" : "#" + from) + ", the model saw " + words;
-            boolean right = !words.isEmpty() && own.equals(words.get(words.size() - 1))
-                    && (from == null ? words.size() == 1 : words.size() >= 2 && ("W" + from).equals(words.get(words.size() - 2)));
+            boolean ownLast = !words.isEmpty() && own.equals(words.get(words.size() - 1));
+            boolean right;
+            if (from == null) {
+                right = ownLast && words.size() == 1;
+            } else if (completed(earlier.apply(from))) {
+                right = ownLast && words.size() >= 2 && ("W" + from).equals(words.get(words.size() - 2));
+            } else {
+                int continued = from;
+                right = ownLast && words.subList(0, words.size() - 1).stream()
+                        .allMatch(w -> w.matches("W\\d+") && Integer.parseInt(w.substring(1)) < continued);
+                evidence += " (#" + from + " did not complete)";
+            }
             if (!right) {
                 found.add(new Violation("a kept session continues the right conversation", b.ref().toString(), before, evidence));
             }
         }
         return found;
+    }
+
+    /** Whether a build's session completed: its model saw the conversation and answered. */
+    private static boolean completed(BuildFacts b) {
+        return b == null || b.sessions().stream().anyMatch(s -> s.summary() != null && s.summary().startsWith(SoakModel.KNOWN));
     }
 
     static String tail(List<String> lines, int n) {

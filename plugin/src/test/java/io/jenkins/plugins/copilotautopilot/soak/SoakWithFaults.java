@@ -255,8 +255,9 @@ class SoakWithFaults {
                     harnessErrors.add(Instant.now() + " " + t.ref + " has no Pipeline execution: the controller was killed as it started ("
                             + lastFault(t) + "); Jenkins shows it running for ever, and nothing stops it");
                     t.state = Ticket.State.CLEAN;
-                } else if ("GONE".equals(s.state()) && System.currentTimeMillis() - t.startedAt > 60_000) {
-                    // scheduled, then forgotten by a controller killed before it saved its queue: no build to check
+                } else if ("GONE".equals(s.state()) && System.currentTimeMillis() - t.startedAt > 60_000 && controllerKilledSince(t)) {
+                    // scheduled, then forgotten by a controller killed before it saved its queue: no build to check (a
+                    // build slow to leave the queue for its executor is waited for: the no-hang limit covers it)
                     harnessErrors.add(Instant.now() + " " + t.ref + " never started: the controller forgot its queue item (" + lastFault(t) + ")");
                     t.state = Ticket.State.CLEAN;
                 }
@@ -302,13 +303,21 @@ class SoakWithFaults {
         t.state = Ticket.State.ENDED;
         List<Violation> found = new ArrayList<>(BuildInvariants.check(t.kind, facts, faults.log()));
         if (t.kind == SessionKind.KEPT) {
-            found.addAll(BuildInvariants.keptConversation(facts, lastFault(t)));
+            found.addAll(BuildInvariants.keptConversation(facts, lastFault(t), n -> earlierFacts(ref.job(), n)));
         }
         if (!found.isEmpty()) {
             keepConsole(t);
             violations.addAll(found);
         }
         say("ended " + ref + " " + facts.result() + " (" + t.kind + ", " + facts.durationMillis() / 1000 + " s on " + facts.agents() + ")");
+    }
+
+    /** How an earlier build of a job ended, as the harness saw it; null when it did not. */
+    private BuildFacts earlierFacts(String job, int number) {
+        synchronized (tickets) {
+            return tickets.stream().filter(t -> t.ref.job().equals(job) && t.ref.number() == number).map(t -> t.facts)
+                    .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        }
     }
 
     /** The console of a build with a violation, kept beside the report as evidence. */
@@ -550,6 +559,11 @@ class SoakWithFaults {
         synchronized (tickets) {
             return tickets.stream().filter(t -> t.ref.equals(ref)).findFirst().orElseThrow();
         }
+    }
+
+    /** Whether the controller was killed after the build was scheduled: only that forgets a queue item. */
+    private boolean controllerKilledSince(Ticket t) {
+        return faults.log().stream().anyMatch(f -> f.kind() == FaultKind.CONTROLLER_KILL && f.endMillis() >= t.startedAt);
     }
 
     private String lastFault(Ticket t) {

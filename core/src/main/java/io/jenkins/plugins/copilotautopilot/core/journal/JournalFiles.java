@@ -1,7 +1,13 @@
 package io.jenkins.plugins.copilotautopilot.core.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.copilotautopilot.core.events.CliEvent;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,5 +43,23 @@ public final class JournalFiles {
         Files.move(partial, compressed, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.delete(journal);
         return compressed;
+    }
+
+    /**
+     * What a finished journal's closing record ({@value EventJournal#RUN_FINISHED}) says of the session: its result as
+     * the Pipeline step returns it. Null when the journal has none (it was cut before the end).
+     */
+    public static JsonNode closingRecord(Path journal) throws IOException {
+        EventParser parser = new EventParser();
+        JsonNode closing = null;
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(open(journal), StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.contains(EventJournal.RUN_FINISHED) && parser.parse(line) instanceof CliEvent event
+                        && EventJournal.RUN_FINISHED.equals(event.type())) {
+                    closing = event.data();
+                }
+            }
+        }
+        return closing;
     }
 }

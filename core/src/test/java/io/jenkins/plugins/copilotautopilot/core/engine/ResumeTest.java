@@ -16,6 +16,7 @@ import io.jenkins.plugins.copilotautopilot.core.process.LocalCliLauncher;
 import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import io.jenkins.plugins.copilotautopilot.core.process.SessionPoll;
+import io.jenkins.plugins.copilotautopilot.core.session.SessionState;
 import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
 import io.jenkins.plugins.copilotautopilot.core.testing.ListLogSink;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
@@ -278,6 +279,85 @@ class ResumeTest {
         assertThat(fresh.lost(null, "the agent is gone").reason()).contains("before the CLI printed any event");
     }
 
+    /**
+     * A session whose files cannot be read again (its agent has not answered since the restart) is ended with what its
+     * journal holds: the turns, tool calls and model calls it had, not an empty session; nothing is printed or journaled
+     * twice.
+     */
+    @Test
+    void aSessionKnownOnlyFromItsJournalEndsWithTheTurnsToolCallsAndUsageItHad() throws Exception {
+        CountDownLatch secondTurn = new CountDownLatch(1);
+        try (ScriptedModelServer server = ScriptedModelServer.start(fourTurns(secondTurn))) {
+            Session s = new Session(server);
+            Session.Left left = s.followUntil(f -> f.state().toolCalls() >= 1
+                    && s.firstLog.lines().stream().anyMatch(l -> l.startsWith("[copilot]   tokens")));
+            SessionState before = left.follower().state();
+            List<String> journaled = Files.readAllLines(s.journal, StandardCharsets.UTF_8);
+            List<com.fasterxml.jackson.databind.JsonNode> usage = journaled.stream().filter(l -> l.contains("\"type\":\"" + EventJournal.USAGE + "\""))
+                    .map(ResumeTest::json).map(n -> n.path("data")).toList();
+            assertThat(usage).isNotEmpty();
+            secondTurn.countDown();
+            s.awaitExit();
+
+            JournalReplay replay = JournalReplay.of(s.journal, left.checkpoint().journalBytes());
+            SessionResult result = s.resumeFrom(replay, replay.checkpoint()).lost(null, "the agent is gone");
+
+            assertThat(result.activity().turns()).isEqualTo(before.turns()).isPositive();
+            assertThat(result.activity().toolCalls()).isEqualTo(before.toolCalls());
+            assertThat(result.usage().inputTokens()).isEqualTo(usage.stream().mapToLong(n -> n.path("inputTokens").asLong()).sum()).isPositive();
+            assertThat(result.usage().outputTokens()).isEqualTo(usage.stream().mapToLong(n -> n.path("outputTokens").asLong()).sum());
+            assertThat(result.reason()).contains("the agent is gone");
+            assertThat(s.secondLog.lines()).as("what the journal held is not printed again")
+                    .noneMatch(l -> l.startsWith("[copilot] Turn ") || l.startsWith("[copilot]   tokens"));
+            List<String> after = Files.readAllLines(s.journal, StandardCharsets.UTF_8);
+            assertThat(after.subList(0, journaled.size())).as("the journal up to the checkpoint, once").isEqualTo(journaled);
+            assertThat(after.subList(journaled.size(), after.size())).as("then only the end")
+                    .noneMatch(l -> !l.contains("\"type\":\"" + EventJournal.OWN_TYPE_PREFIX))
+                    .noneMatch(l -> l.contains(EventJournal.USAGE))
+                    .anyMatch(l -> l.contains(EventJournal.RUN_FINISHED));
+            left.session().cleanup();
+        }
+    }
+
+    /** A model call's usage comes back from the journal as it was counted: tokens, premium requests and AI credits. */
+    @Test
+    void usageReplayedFromAJournalKeepsItsPremiumRequestsAndAiCredits() throws Exception {
+        Path journal = dir.resolve("journal.jsonl");
+        Files.writeString(journal, String.join("\n",
+                "{\"type\":\"autopilot.run_started\",\"data\":{}}",
+                "{\"type\":\"assistant.turn_start\",\"id\":\"t1\",\"data\":{\"turnId\":\"0\"}}",
+                "{\"type\":\"autopilot.usage\",\"data\":{\"turn\":1,\"model\":\"gpt-5-mini\",\"inputTokens\":1200,"
+                        + "\"outputTokens\":80,\"cacheReadTokens\":0,\"cacheWriteTokens\":0,\"premiumRequests\":1.0,"
+                        + "\"aiCredits\":0.012345678,\"durationMs\":900}}",
+                "{\"type\":\"assistant.turn_start\",\"id\":\"t2\",\"data\":{\"turnId\":\"1\"}}",
+                "{\"type\":\"autopilot.usage\",\"data\":{\"turn\":2,\"model\":\"gpt-5-mini\",\"inputTokens\":1300,"
+                        + "\"outputTokens\":20,\"cacheReadTokens\":0,\"cacheWriteTokens\":0,\"premiumRequests\":0.0,"
+                        + "\"aiCredits\":0.000000002,\"durationMs\":400}}",
+                "{\"type\":\"assistant.turn_start\",\"id\":\"t3\",\"da") + "\n", StandardCharsets.UTF_8);
+        long journalBytes = Files.size(journal) - "{\"type\":\"assistant.turn_start\",\"id\":\"t3\",\"da\n".length();
+        CliCommand command = Commands.build(TaskSpec.of("task"), TestCli.executable(), dir.toString(),
+                dir.resolve("control").toString(), java.util.Map.of());
+
+        JournalReplay replay = JournalReplay.of(journal, journalBytes);
+        SessionResult result = AutopilotEngine.builder(new ListLogSink()).build().resume(command.plan(), List.of(), replay,
+                replay.checkpoint(), System.currentTimeMillis()).lost(null, "the agent is gone");
+
+        assertThat(result.activity().turns()).as("the third turn is past the checkpoint").isEqualTo(2);
+        assertThat(result.usage().inputTokens()).isEqualTo(2500);
+        assertThat(result.usage().outputTokens()).isEqualTo(100);
+        assertThat(result.usage().premiumRequests()).isEqualTo(1.0);
+        assertThat(result.usage().aiCredits()).isEqualTo(0.01234568);
+        assertThat(result.ending().model()).isEqualTo("gpt-5-mini");
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String line) {
+        try {
+            return io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper().readTree(line);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** One session's command, logs and journal across two followers. */
     private final class Session {
         final CliCommand command;
@@ -297,7 +377,7 @@ class ResumeTest {
         }
 
         /** Where a follower that went away (a restart) left the session. */
-        record Left(CliSession session, Checkpoint checkpoint) {
+        record Left(CliSession session, Checkpoint checkpoint, SessionFollower follower) {
         }
 
         /** Launches the session and follows it until {@code point}; then the follower goes away, as in a restart. */
@@ -306,7 +386,7 @@ class ResumeTest {
             tickUntil(running.follower(), running.session(), point);
             Checkpoint checkpoint = running.follower().checkpoint();
             journalOut.close();
-            return new Left(running.session(), checkpoint);
+            return new Left(running.session(), checkpoint, running.follower());
         }
 
         /** Waits until the CLI, followed by nobody, has ended. */

@@ -31,4 +31,18 @@ class JournalFilesTest {
         }
         assertThat(SessionReportReader.read(compressed).turns()).hasSize(turns);
     }
+
+    @Test
+    void aFinishedJournalsClosingRecordIsTheResultItEndedWith() throws Exception {
+        Path journal = dir.resolve("node-9.jsonl");
+        Files.writeString(journal, new String(Captures.stdout("cli-happy"), java.nio.charset.StandardCharsets.UTF_8)
+                + "{\"type\":\"autopilot.run_finished\",\"data\":{\"outcome\":\"COMPLETED\",\"turns\":2,\"summary\":\"Created hello.txt\"}}\n");
+        Path compressed = JournalFiles.compress(journal);
+        Path cut = dir.resolve("node-10.jsonl");
+        Files.write(cut, Captures.stdout("cli-happy"));
+
+        assertThat(JournalFiles.closingRecord(compressed).path("outcome").asText()).isEqualTo("COMPLETED");
+        assertThat(JournalFiles.closingRecord(compressed).path("turns").asInt()).isEqualTo(2);
+        assertThat(JournalFiles.closingRecord(cut)).as("a journal cut before the end").isNull();
+    }
 }

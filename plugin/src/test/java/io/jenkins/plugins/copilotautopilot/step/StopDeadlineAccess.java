@@ -1,0 +1,14 @@
+package io.jenkins.plugins.copilotautopilot.step;
+
+/** For tests elsewhere: how long the Pipeline step's stop may take before it ends anyway. */
+public final class StopDeadlineAccess {
+    private StopDeadlineAccess() {
+    }
+
+    /** Sets it, giving what it was. */
+    public static long seconds(long seconds) {
+        long was = CopilotAutopilotStepExecution.STOP_DEADLINE_SECONDS;
+        CopilotAutopilotStepExecution.STOP_DEADLINE_SECONDS = seconds;
+        return was;
+    }
+}
