@@ -3,8 +3,10 @@ package io.jenkins.plugins.copilotautopilot.record;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
 
 import hudson.model.Run;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
+import io.jenkins.plugins.copilotautopilot.core.events.EventParser;
 import io.jenkins.plugins.copilotautopilot.core.journal.JournalFiles;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +14,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A session's files on the controller ({@link SessionFiles} says where): its journal, continued after a restart from
@@ -68,14 +72,13 @@ public final class SessionJournal {
      * values); null when its journal cannot be read or has no closing record.
      */
     @SuppressWarnings("unchecked")
-    public static java.util.Map<String, Object> recordedResult(Run<?, ?> run, String journalFile) {
+    public static Map<String, Object> recordedResult(Run<?, ?> run, String journalFile) {
         if (journalFile == null) {
             return null;
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode closing = JournalFiles.closingRecord(SessionFiles.recorded(run, journalFile).toPath());
-            return closing == null || !closing.isObject() ? null
-                    : io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper().convertValue(closing, java.util.LinkedHashMap.class);
+            JsonNode closing = JournalFiles.closingRecord(SessionFiles.recorded(run, journalFile).toPath());
+            return closing == null || !closing.isObject() ? null : EventParser.mapper().convertValue(closing, LinkedHashMap.class);
         } catch (IOException | RuntimeException e) {
             return null;
         }

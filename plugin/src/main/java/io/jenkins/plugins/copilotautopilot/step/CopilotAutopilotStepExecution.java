@@ -37,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.Jenkins;
@@ -536,7 +537,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     }
 
     /** Ends the step as a session's verdict says: fails it, marks the build, or returns {@code value}. */
-    private void endStep(BuildVerdict verdict, String outcome, String reason, java.util.function.Supplier<Map<String, Object>> value) {
+    private void endStep(BuildVerdict verdict, String outcome, String reason, Supplier<Map<String, Object>> value) {
         ResumeState s = state;
         boolean propagate = s == null ? step == null || step.isPropagate() : s.propagate();
         try {

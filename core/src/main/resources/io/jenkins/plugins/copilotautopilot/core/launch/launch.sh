@@ -114,7 +114,8 @@ guard() {
   w=$!
   wait "$1"
   ended=$?
-  if stopped; then wait "$w"; else kill "$w"; fi
+  # a watchdog that stops it (also for a deleted control folder, which it may not have been able to mark) finishes
+  if stopped || ! [ -f "$c/cli.pid" ]; then wait "$w"; else kill "$w"; fi
   if sweep TERM; then
     g=0
     while [ "$g" -lt "$kill_grace" ] && sweep 0; do sleep 1; g=$((g + 1)); done
@@ -451,6 +452,14 @@ if [ -n "$verify" ] || [ "$answers" = 1 ] || { [ "$retries" -gt 0 ] && [ "$code"
 fi
 
 # ---- the end ----
+
+# the control folder was deleted while the session ran (Jenkins is done with it): what the CLI made again as it was
+# stopped goes, and nothing is written there
+if ! [ -f "$c/cli.pid" ]; then
+  rm -rf "$c"
+  case ${c%/*} in *@tmp) rmdir "${c%/*}" 2>/dev/null ;; esac
+  exit "$code"
+fi
 
 # (no snapshot before, no work tree then: nothing to compare with)
 if [ -s "$c/git-before.tree" ]; then

@@ -193,6 +193,25 @@ class LaunchScriptWatchdogTest {
         assertThat(control.getParent()).doesNotExist();
     }
 
+    /**
+     * The control folder deleted while the CLI runs, made again by the CLI only as it is stopped (it writes its log on
+     * the way out), after the watchdog found it gone and could not mark it: nothing of it is left, and the script's end
+     * writes nothing into it (an agent killed with its processes, a launch the restarted controller gave up on).
+     */
+    @Test
+    void aControlFolderTheCliMakesAgainAsItIsStoppedIsDeletedAndNotWrittenInto() throws Exception {
+        Path control = launch("trap 'mkdir -p \"$COPILOT_HOME/logs\"; echo stopping >> \"$COPILOT_HOME/logs/process.log\"; exit 143' TERM\n"
+                + "while :; do sleep 0.1; done", 0, false, true);
+        waitFor(() -> Files.exists(control.resolve(ControlFolder.HEARTBEAT)), Duration.ofSeconds(15));
+
+        FileTrees.delete(control.getParent());
+
+        assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as("the script ended").isTrue();
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
+        assertThat(ProcessTable.survivorsOf(runId)).isEmpty();
+        assertThat(control.getParent()).doesNotExist();
+    }
+
     @Test
     void durableTasksCookieMarksTheCliAndItsToolsButNotTheScriptSoAKillByCookieLeavesItToRecordTheEnd() throws Exception {
         Path control = launch("printf '%s' \"$JENKINS_SERVER_COOKIE\" > cookie.txt\nsleep 616 &\nwait", 0, false, true);
