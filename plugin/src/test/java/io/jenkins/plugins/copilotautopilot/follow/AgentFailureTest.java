@@ -168,9 +168,7 @@ class AgentFailureTest {
     /** Outside Jenkins' unit tests, {@code timeout} grants its body a minute to end once stopped. */
     @Test
     void theStepsStopDeadlineIsShorterThanTheMinuteTimeoutGrantsItsBody() {
-        long deadline = StopDeadlineAccess.seconds(0);
-        StopDeadlineAccess.seconds(deadline);
-        assertThat("the deadline leaves time to record the session", deadline, lessThan(50L));
+        assertThat("the deadline leaves time to record the session", StopDeadlineAccess.seconds(), lessThan(50L));
     }
 
     @Test

@@ -5,6 +5,10 @@ public final class StopDeadlineAccess {
     private StopDeadlineAccess() {
     }
 
+    public static long seconds() {
+        return CopilotAutopilotStepExecution.STOP_DEADLINE_SECONDS;
+    }
+
     /** Sets it, giving what it was. */
     public static long seconds(long seconds) {
         long was = CopilotAutopilotStepExecution.STOP_DEADLINE_SECONDS;

@@ -185,12 +185,7 @@ class LaunchScriptWatchdogTest {
         waitFor(() -> Files.exists(control.resolve(ControlFolder.HEARTBEAT)) && Files.exists(control.resolve("copilot-home/logs/process.log")),
                 Duration.ofSeconds(15));
 
-        FileTrees.delete(control.getParent());
-
-        assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as("the script ended").isTrue();
-        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
-        assertThat(ProcessTable.survivorsOf(runId)).isEmpty();
-        assertThat(control.getParent()).doesNotExist();
+        deletedItStopsTheCliAndLeavesNothing(control);
     }
 
     /**
@@ -204,6 +199,11 @@ class LaunchScriptWatchdogTest {
                 + "while :; do sleep 0.1; done", 0, false, true);
         waitFor(() -> Files.exists(control.resolve(ControlFolder.HEARTBEAT)), Duration.ofSeconds(15));
 
+        deletedItStopsTheCliAndLeavesNothing(control);
+    }
+
+    /** Deletes the control folder's own folder: the script ends, nothing of the run is left running or on disk. */
+    private void deletedItStopsTheCliAndLeavesNothing(Path control) throws Exception {
         FileTrees.delete(control.getParent());
 
         assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as("the script ended").isTrue();
