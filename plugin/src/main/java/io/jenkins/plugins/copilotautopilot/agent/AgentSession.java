@@ -454,6 +454,16 @@ public final class AgentSession implements CliSession, SessionInbox {
         FolderDeletions.later(where.node, where.taskWorkspace);
     }
 
+    /** Its build ends with the controller (Freestyle): a restart that finds it noted deletes its folders. */
+    public void whileItsBuildRuns() {
+        FolderDeletions.whileItsBuildRuns(where.node, where.taskWorkspace);
+    }
+
+    /** Its build (noted by {@link #whileItsBuildRuns}) has ended it. */
+    public void buildEnded() {
+        FolderDeletions.buildEnded(where.node, where.taskWorkspace);
+    }
+
     /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
     public static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentStops.deleteFolders(taskWorkspace);

@@ -63,7 +63,14 @@ public final class FolderDeletions {
         }
     }
 
+    /**
+     * The sessions of builds that do not survive the controller (Freestyle) while they run, one line each as
+     * {@link #FILE}'s: a restart that finds one here lost its build, and deletes its folders, which stops its CLI.
+     */
+    static final String RUNNING_FILE = "copilot-autopilot/sessions-of-builds-a-restart-ends.txt";
+
     private final Set<Pending> pending = new LinkedHashSet<>();
+    private final Set<Pending> running = new LinkedHashSet<>();
 
     /** Deletes the folders of the session launched in {@code launchFolder} on {@code node} once the agent answers. */
     public static void later(String node, String launchFolder) {
@@ -71,18 +78,51 @@ public final class FolderDeletions {
         Pending p = new Pending(node, launchFolder, System.currentTimeMillis());
         synchronized (deletions) {
             deletions.pending.add(p);
-            deletions.save();
+            deletions.save(FILE, deletions.pending);
         }
         deletions.schedule(p);
     }
 
-    /** After a restart: the deletions the controller had not done when it stopped are tried again. */
+    /**
+     * The session launched in {@code launchFolder} on {@code node} runs in a build that ends with the controller
+     * (Freestyle): if the controller dies before {@link #buildEnded} (a {@code kill -9}), the restarted one deletes its
+     * folders, which stops its CLI instead of letting it run on for nobody.
+     */
+    public static void whileItsBuildRuns(String node, String launchFolder) {
+        FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
+        synchronized (deletions) {
+            deletions.running.add(new Pending(node, launchFolder, 0));
+            deletions.save(RUNNING_FILE, deletions.running);
+        }
+    }
+
+    /** The build of a session noted by {@link #whileItsBuildRuns} has ended it: its own end deleted its folders. */
+    public static void buildEnded(String node, String launchFolder) {
+        FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
+        synchronized (deletions) {
+            if (deletions.running.remove(new Pending(node, launchFolder, 0))) {
+                deletions.save(RUNNING_FILE, deletions.running);
+            }
+        }
+    }
+
+    /**
+     * After a restart: the deletions the controller had not done when it stopped are tried again, and the folders of
+     * sessions whose builds died with it are deleted.
+     */
     @Initializer(after = InitMilestone.JOB_CONFIG_ADAPTED)
     public static void continueAfterRestart() {
         FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
-        List<Pending> loaded = deletions.load();
+        List<Pending> loaded = new ArrayList<>(load(FILE));
+        long now = System.currentTimeMillis();
+        for (Pending lost : load(RUNNING_FILE)) {
+            LOGGER.info(() -> "deleting the folders of a Copilot session whose build ended with the controller: " + lost.describe());
+            loaded.add(new Pending(lost.node(), lost.launchFolder(), now));
+        }
         synchronized (deletions) {
             deletions.pending.addAll(loaded);
+            deletions.save(FILE, deletions.pending);
+            deletions.save(RUNNING_FILE, deletions.running);
         }
         loaded.forEach(deletions::schedule);
     }
@@ -102,7 +142,7 @@ public final class FolderDeletions {
         }
         synchronized (this) {
             pending.remove(p);
-            save();
+            save(FILE, pending);
         }
     }
 
@@ -122,16 +162,16 @@ public final class FolderDeletions {
         return true;
     }
 
-    private static Path file() {
-        return Jenkins.get().getRootDir().toPath().resolve(FILE);
+    private static Path file(String name) {
+        return Jenkins.get().getRootDir().toPath().resolve(name);
     }
 
     /** Under this object's lock. */
-    private void save() {
+    private void save(String name, Set<Pending> folders) {
         StringBuilder text = new StringBuilder();
-        pending.forEach(p -> text.append(p.line()).append('\n'));
+        folders.forEach(p -> text.append(p.line()).append('\n'));
         try {
-            Path file = file();
+            Path file = file(name);
             Files.createDirectories(file.getParent());
             OwnerOnlyFiles.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
@@ -139,9 +179,9 @@ public final class FolderDeletions {
         }
     }
 
-    private List<Pending> load() {
+    private static List<Pending> load(String name) {
         List<Pending> loaded = new ArrayList<>();
-        Path file = file();
+        Path file = file(name);
         if (!Files.exists(file)) {
             return loaded;
         }

@@ -369,13 +369,34 @@ public final class SessionDriver implements AgentSession.Owner {
     }
 
     /**
-     * Ends a session that was not followed again after a restart (its agent has not answered), with {@code result}
-     * made by {@code follower}; its folders are deleted when the agent answers again, which stops the CLI there.
+     * A session that was not followed again after a restart (its agent has not answered) is ended by {@code follower},
+     * made for its end ({@link #endWith}); its folders are deleted when the agent answers again, which stops the CLI.
      */
-    public void endUnfollowed(SessionFollower follower, AgentSession session, SessionResult result) {
+    public void unfollowed(SessionFollower follower, AgentSession session) {
         this.follower = follower;
         this.session = session;
-        end(result);
+    }
+
+    /**
+     * Ends the session once with what {@code ending} makes, made only by the caller that ends it: a follower prints its
+     * closing lines as it makes its result, and a second follower's (a stop and a resumption after a restart, each
+     * with one of its own) must never reach the log. When no result can be made, {@code cannot} ends the build step.
+     */
+    public void endWith(java.util.concurrent.Callable<SessionResult> ending, java.util.function.Consumer<Exception> cannot) {
+        if (!claimWithoutSession()) {
+            return;
+        }
+        SessionResult result;
+        try {
+            result = ending.call();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            cannot.accept(e);
+            return;
+        }
+        record(result);
     }
 
     /** Notes how far the follower got (after hand-overs and reads at most every two seconds, and on shutdown). */
@@ -401,15 +422,13 @@ public final class SessionDriver implements AgentSession.Owner {
      * the agent (bounded in time), records it on the build, and tells the build.
      */
     public void end(SessionResult ended) {
-        if (!completed.compareAndSet(false, true)) {
-            return;
+        if (claimWithoutSession()) {
+            record(ended);
         }
-        runWhenEnded();
-        PollingScheduler.Handle h = handle;
-        if (h != null) {
-            h.cancel();
-        }
-        Following.done(this);
+    }
+
+    /** The end of a session claimed by this caller: its folders, its record, then the build. */
+    private void record(SessionResult ended) {
         AgentSession s = session;
         Following.recorders().submit(() -> {
             boolean written = false;

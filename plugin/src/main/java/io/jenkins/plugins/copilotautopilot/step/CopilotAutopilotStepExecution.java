@@ -42,7 +42,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.Jenkins;
 import jenkins.util.Timer;
-import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.steps.AbstractStepExecutionImpl;
@@ -341,9 +340,19 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
                 listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
             }
             Timer.get().schedule(() -> Following.starters().submit(this::resume), RESUME_RETRY_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException e) {
+            if (controllerGoesDown()) {
+                return; // Jenkins stops its threads as it shuts down: the step is resumed again once it is back
+            }
+            failOnce(d, e);
+        } catch (RuntimeException e) {
             failOnce(d, e);
         }
+    }
+
+    private static boolean controllerGoesDown() {
+        Jenkins controller = Jenkins.getInstanceOrNull();
+        return controller == null || controller.isTerminating();
     }
 
     /**
@@ -356,12 +365,8 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         } catch (IOException | InterruptedException | RuntimeException e) {
             LOGGER.log(Level.FINE, "could not stop a Copilot session whose folder is gone", e);
         }
-        try {
-            d.end(SessionResume.withoutSession(s, getContext().get(Run.class), getContext().get(EnvVars.class), listener())
-                    .lost(null, gone.getMessage()));
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            failOnce(d, new AbortException(gone.getMessage()));
-        }
+        d.endWith(() -> SessionResume.withoutSession(s, getContext().get(Run.class), getContext().get(EnvVars.class), listener())
+                .lost(null, gone.getMessage()), e -> getContext().onFailure(new AbortException(gone.getMessage())));
     }
 
     /** False once the build has ended without this step (its {@code node} block gave up on the agent). */
@@ -387,14 +392,15 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
     /** Ends a session this step has not followed since the restart, recorded; its folders go once the agent answers. */
     private void endUnfollowed(SessionDriver d, ResumeState s, Throwable cause,
                                java.util.function.Function<SessionFollower, SessionResult> ending) {
-        try {
+        d.endWith(() -> {
             AgentSession session = new AgentSession(s.location(), d);
             SessionFollower f = SessionResume.withoutSession(s, getContext().get(Run.class), new EnvVars(), listener());
-            d.endUnfollowed(f, session, ending.apply(f));
-        } catch (IOException | InterruptedException | RuntimeException e) {
+            d.unfollowed(f, session);
+            return ending.apply(f);
+        }, e -> {
             LOGGER.log(Level.FINE, "could not record a Copilot session that was not followed again", e);
-            failOnce(d, cause);
-        }
+            getContext().onFailure(cause);
+        });
     }
 
     private void stopUnfollowable(SessionDriver d, ResumeState s, AbortException why) {

@@ -79,10 +79,17 @@ final class FreestyleSession implements SessionDriver.Build {
             if (session == null) {
                 driver.end(prepared.follower().result()); // it could not start: the follower says why
             } else {
+                session.whileItsBuildRuns(); // a controller that dies with the build stops the CLI once it is back
                 driver.follow(prepared.follower(), session);
             }
-            SessionResult result = build.await(driver);
-            return new Ended(result, build.stopped ? BuildVerdict.ABORTED : Outcomes.verdict(result, prepared.state().plan()));
+            try {
+                SessionResult result = build.await(driver);
+                return new Ended(result, build.stopped ? BuildVerdict.ABORTED : Outcomes.verdict(result, prepared.state().plan()));
+            } finally {
+                if (session != null) {
+                    session.buildEnded();
+                }
+            }
         } finally {
             if (ticket != null) {
                 CredentialSlots.get().release(ticket); // however it ended: once is all that counts

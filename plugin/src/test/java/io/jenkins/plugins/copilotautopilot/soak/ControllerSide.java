@@ -90,8 +90,9 @@ final class ControllerSide {
     record Waiting(BuildRef ref, String invocationId, String callId) implements Serializable {
     }
 
-    /** Adds the credential, the agents (returning their secrets) and {@code jobsPerKind} jobs of each kind. */
-    static Map<String, String> setUp(String token, List<AgentSpec> agents, int jobsPerKind) throws Exception {
+    /** Adds the credential, the agents (returning their secrets) and {@code jobsPerKind} jobs of each of {@code kinds}. */
+    static Map<String, String> setUp(String token, List<AgentSpec> agents, int jobsPerKind, List<SessionKind> kinds, String insideArgs)
+            throws Exception {
         Jenkins j = Jenkins.get();
         j.setNumExecutors(0);
         CredentialsProvider.lookupStores(j).iterator().next().addCredentials(Domain.global(),
@@ -108,7 +109,7 @@ final class ControllerSide {
             j.addNode(agent);
             secrets.put(a.name(), ((SlaveComputer) agent.toComputer()).getJnlpMac());
         }
-        for (SessionKind kind : SessionKind.values()) {
+        for (SessionKind kind : kinds) {
             for (int i = 1; i <= jobsPerKind; i++) {
                 String name = jobName(kind, i);
                 if (kind.freestyle()) {
@@ -122,7 +123,7 @@ final class ControllerSide {
                     p.save();
                 } else {
                     WorkflowJob p = j.createProject(WorkflowJob.class, name);
-                    p.setDefinition(new CpsFlowDefinition(kind.pipeline(), true));
+                    p.setDefinition(new CpsFlowDefinition(kind.pipeline(insideArgs), true));
                     p.save();
                 }
             }

@@ -28,8 +28,13 @@ final class RunChecks {
     private RunChecks() {
     }
 
-    /** Per job, the index's tokens and AI credits equal the sums of its builds' session records. */
-    static List<Violation> usage(Path home, List<Ticket> tickets, String lastFault) throws IOException {
+    /**
+     * Per job, the index's tokens and AI credits equal the sums of its builds' session records, once the sessions of
+     * builds a killed controller lost are set apart: their spend was real and stays counted (the quotas must see it),
+     * but no build is left to hold their records (a Freestyle build does not survive a {@code kill -9}). Each such
+     * session is named in {@code setApart}.
+     */
+    static List<Violation> usage(Path home, List<Ticket> tickets, String lastFault, List<String> setApart) throws IOException {
         Path file = home.resolve(INDEX);
         if (!Files.exists(file)) {
             return List.of(new Violation("the usage index's totals", "the run", lastFault, "no usage index at " + file));
@@ -47,6 +52,22 @@ final class RunChecks {
             }
         } finally {
             ledger.close();
+        }
+        Map<String, double[]> lost = new TreeMap<>();
+        try {
+            for (Map.Entry<String, double[]> session : sessionTotals(copy).entrySet()) {
+                String build = session.getKey().substring(0, session.getKey().lastIndexOf('/'));
+                Ticket t = tickets.stream().filter(x -> x.lostWithController && build.equals(x.ref.job() + "#" + x.ref.number()))
+                        .findFirst().orElse(null);
+                if (t != null) {
+                    double[] sum = lost.computeIfAbsent(t.ref.job(), j -> new double[2]);
+                    sum[0] += session.getValue()[0];
+                    sum[1] += session.getValue()[1];
+                    setApart.add(session.getKey() + ": " + (long) session.getValue()[0] + " tokens, " + session.getValue()[1]
+                            + " AI credits, its build lost with the controller");
+                }
+            }
+        } finally {
             Files.deleteIfExists(copy);
         }
         Map<String, double[]> records = new TreeMap<>();
@@ -68,12 +89,31 @@ final class RunChecks {
         for (String job : jobs) {
             double[] i = index.getOrDefault(job, new double[2]);
             double[] r = records.getOrDefault(job, new double[2]);
-            if (i[0] != r[0] || Math.abs(i[1] - r[1]) > 1e-6) {
+            double[] l = lost.getOrDefault(job, new double[2]);
+            if (i[0] != r[0] + l[0] || Math.abs(i[1] - r[1] - l[1]) > 1e-6) {
                 found.add(new Violation("the usage index's totals", job, lastFault, "index: " + (long) i[0] + " tokens, " + i[1]
-                        + " AI credits; the builds' session records: " + (long) r[0] + " tokens, " + r[1] + " AI credits"));
+                        + " AI credits; the builds' session records: " + (long) r[0] + " tokens, " + r[1] + " AI credits"
+                        + (l[0] == 0 && l[1] == 0 ? "" : "; builds lost with the controller: " + (long) l[0] + " tokens, " + l[1] + " AI credits")));
             }
         }
         return found;
+    }
+
+    /** Each session's last totals in the index's file ({@code u}: session, {@code tok}, {@code cr}; totals so far). */
+    private static Map<String, double[]> sessionTotals(Path index) throws IOException {
+        Map<String, double[]> sessions = new TreeMap<>();
+        for (String line : Files.readAllLines(index, StandardCharsets.UTF_8)) {
+            com.fasterxml.jackson.databind.JsonNode n;
+            try {
+                n = io.jenkins.plugins.copilotautopilot.core.events.EventParser.mapper().readTree(line);
+            } catch (IOException e) {
+                continue; // a damaged line: the ledger leaves it out of its counts too
+            }
+            if (n != null && n.hasNonNull("u") && n.has("tok")) {
+                sessions.put(n.get("u").asText(), new double[] {n.get("tok").asLong(), n.path("cr").asDouble(0)});
+            }
+        }
+        return sessions;
     }
 
     /**

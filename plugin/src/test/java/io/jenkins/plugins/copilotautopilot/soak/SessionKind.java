@@ -29,7 +29,9 @@ enum SessionKind {
     /** A kept session: each build continues the conversation of the job's last build that kept it. */
     KEPT(2, "SUCCESS", 180),
     /** The Freestyle build step. */
-    FREESTYLE(2, "SUCCESS", 180);
+    FREESTYLE(2, "SUCCESS", 180),
+    /** One command in docker-workflow's {@code docker.image().inside {}}: only when a Docker engine and the image are there. */
+    DOCKER(2, "SUCCESS", 240);
 
     static final String CREDENTIAL = "copilot-token";
     /** The tool of {@link #QUIET}. */
@@ -37,6 +39,8 @@ enum SessionKind {
     static final int PRINT_SECONDS = 60;
     static final int TIMEOUT_SECONDS = 45;
     static final String KEPT_SESSION = "soak-kept";
+    /** The Debian image of the plugin's Docker tests (docs/testing.md, "Real Docker"). */
+    static final String DOCKER_IMAGE = "copilot-debian:12";
 
     final int weight;
     final String expected;
@@ -66,8 +70,11 @@ enum SessionKind {
         return "prompt: " + prompt + ", credentialsId: '" + CREDENTIAL + "', model: 'gpt-5', allowAllTools: true" + extra;
     }
 
-    /** The Pipeline of a job of this kind (not for {@link #FREESTYLE}). */
-    String pipeline() {
+    /**
+     * The Pipeline of a job of this kind (not for {@link #FREESTYLE}); {@code insideArgs}: what {@link #DOCKER}'s
+     * container is run with (the host's network, the CLI's folder and the soak's folder mounted at the same paths).
+     */
+    String pipeline(String insideArgs) {
         return switch (this) {
             case VERIFY_ONCE -> node("deleteDir()\n    copilotAutopilot " + stepArguments(this, ", verify: 'test -f fixed.txt'"));
             case APPROVAL -> node("copilotAutopilot " + stepArguments(this, ", approveTools: ['shell(touch)']"));
@@ -77,6 +84,8 @@ enum SessionKind {
             case PARALLEL -> "parallel quick: {\n  " + node("copilotAutopilot " + stepArguments(QUICK, "")) + "\n}, printing: {\n  "
                     + node("copilotAutopilot " + stepArguments(PRINTING, "")) + "\n}\n";
             case KEPT -> node("copilotAutopilot " + stepArguments(this, ", session: '" + KEPT_SESSION + "'"));
+            case DOCKER -> node("docker.image('" + DOCKER_IMAGE + "').inside('" + insideArgs + "') {\n      copilotAutopilot "
+                    + stepArguments(this, "") + "\n    }");
             case FREESTYLE -> throw new IllegalStateException("a Freestyle job has no Pipeline");
             default -> node("copilotAutopilot " + stepArguments(this, ""));
         };

@@ -27,6 +27,7 @@ final class SoakModel implements Script {
         List<String> sinceLastUser = toolsSinceLastUser(messages);
         return switch (kind) {
             case QUICK -> toolThenComplete(sinceLastUser, "echo quick", 60, "Ran one command.");
+            case DOCKER -> toolThenComplete(sinceLastUser, "test -f /.dockerenv && echo in a container", 60, "Ran it in the container.");
             case QUIET -> toolThenComplete(sinceLastUser, "sleep " + SessionKind.QUIET_SECONDS, SessionKind.QUIET_SECONDS + 60, "Waited.");
             case PRINTING -> toolThenComplete(sinceLastUser, printing(SessionKind.PRINT_SECONDS), SessionKind.PRINT_SECONDS + 60,
                     "Printed.");

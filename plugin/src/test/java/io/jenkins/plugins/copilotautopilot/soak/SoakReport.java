@@ -150,7 +150,7 @@ final class SoakReport {
         md.append("\n## Fault log\n\n");
         faults.forEach(e -> md.append("- ").append(e).append('\n'));
         if (!harnessErrors.isEmpty()) {
-            md.append("\n## The harness's own errors (calls to the controller that failed; not violations)\n\n");
+            md.append("\n## What the harness noted (calls to the controller that failed, builds lost with it, usage counted apart; not violations)\n\n");
             harnessErrors.forEach(e -> md.append("- ").append(e).append('\n'));
         }
         return md.toString();

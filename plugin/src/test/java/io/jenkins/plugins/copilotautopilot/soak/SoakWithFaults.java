@@ -75,6 +75,8 @@ class SoakWithFaults {
     private final List<InboundAgentProcess> agents = new ArrayList<>();
     private final Map<Long, Long> controllerCpu = new LinkedHashMap<>();
     private volatile boolean scheduling = true;
+    /** The kinds this run starts: {@link SessionKind#DOCKER} only when a Docker engine has its image. */
+    private List<SessionKind> kinds = List.of();
     private FaultInjector faults;
 
     @Test
@@ -185,7 +187,16 @@ class SoakWithFaults {
         }
         String token = GithubStandIn.TOKEN;
         int jobsPerKind = JOBS_PER_KIND;
-        Map<String, String> secrets = remote(r -> new LinkedHashMap<>(ControllerSide.setUp(token, specs, jobsPerKind)));
+        kinds = new ArrayList<>(java.util.Arrays.stream(SessionKind.values()).filter(SETTINGS::runs).toList());
+        String noDocker = "";
+        if (kinds.contains(SessionKind.DOCKER) && !dockerIsThere()) {
+            kinds.remove(SessionKind.DOCKER);
+            noDocker = " (no DOCKER: no Docker engine with the image " + SessionKind.DOCKER_IMAGE + ", see docs/testing.md, \"Real Docker\")";
+        }
+        say("kinds: " + kinds + noDocker);
+        ArrayList<SessionKind> jobKinds = new ArrayList<>(kinds);
+        String insideArgs = insideArgs();
+        Map<String, String> secrets = remote(r -> new LinkedHashMap<>(ControllerSide.setUp(token, specs, jobsPerKind, jobKinds, insideArgs)));
         for (InboundAgentProcess a : agents) {
             a.secret(secrets.get(a.name));
             a.start();
@@ -199,7 +210,52 @@ class SoakWithFaults {
             Thread.sleep(500);
         }
         checkTheLogIsRead();
+        remote(r -> {
+            ProductionTimeouts.asUsersHaveThem();
+            return Boolean.TRUE;
+        });
+        ProductionTimeouts.atEveryStart(rr.getHome().toPath());
+        checkTimeoutsAreUsers();
         say("controller and " + agents.size() + " agents up");
+    }
+
+    /** Whether a Docker engine answers and has the image of {@link SessionKind#DOCKER}. */
+    private static boolean dockerIsThere() {
+        try {
+            Process p = new ProcessBuilder("docker", "image", "inspect", SessionKind.DOCKER_IMAGE).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * The host's network; the CLI's folder and the soak's (the agents' CLI caches), and the unpacked CLI those caches
+     * link to, at the same paths in the container.
+     */
+    private static String insideArgs() throws IOException {
+        String cli = TestCli.executable().path().toString();
+        String folder = cli.contains("/node_modules/") ? cli.substring(0, cli.indexOf("/node_modules/")) : Path.of(cli).getParent().toString();
+        StringBuilder args = new StringBuilder("--network host -v " + folder + ":" + folder + ":ro -v " + DIR + ":" + DIR);
+        Path pkg = DIR.resolve("cache-soak-1").resolve("copilot").resolve("pkg");
+        if (Files.isSymbolicLink(pkg)) {
+            Path unpacked = pkg.toRealPath();
+            args.append(" -v ").append(unpacked).append(':').append(unpacked);
+        }
+        return args.toString();
+    }
+
+    /** A {@code timeout}'s body gets the minute users' controllers give it ({@link ProductionTimeouts}). */
+    private void checkTimeoutsAreUsers() throws Throwable {
+        long grace = remote(r -> ProductionTimeouts.graceMillis());
+        if (grace != ProductionTimeouts.USERS_GRACE_MILLIS) {
+            throw new AssertionError("the controller gives a timeout's body " + grace + " ms once its time is up, users' "
+                    + ProductionTimeouts.USERS_GRACE_MILLIS + " ms: the timeout builds would be judged by other rules");
+        }
     }
 
     /** The SEVERE check reads the controller's log file: a WARNING logged on purpose must be found there. */
@@ -258,7 +314,9 @@ class SoakWithFaults {
                 } else if ("GONE".equals(s.state()) && System.currentTimeMillis() - t.startedAt > 60_000 && controllerKilledSince(t)) {
                     // scheduled, then forgotten by a controller killed before it saved its queue: no build to check (a
                     // build slow to leave the queue for its executor is waited for: the no-hang limit covers it)
-                    harnessErrors.add(Instant.now() + " " + t.ref + " never started: the controller forgot its queue item (" + lastFault(t) + ")");
+                    harnessErrors.add(Instant.now() + " " + t.ref + " gone after the controller was killed: a queue item it forgot, or a"
+                            + " Freestyle build, which does not survive a kill (" + lastFault(t) + ")");
+                    t.lostWithController = true;
                     t.state = Ticket.State.CLEAN;
                 }
             }
@@ -305,8 +363,8 @@ class SoakWithFaults {
         if (t.kind == SessionKind.KEPT) {
             found.addAll(BuildInvariants.keptConversation(facts, lastFault(t), n -> earlierFacts(ref.job(), n)));
         }
-        if (!found.isEmpty()) {
-            keepConsole(t);
+        if (!found.isEmpty() || t.abortedAt > 0) {
+            keepConsole(t); // a build the harness had to abort (no hang) is evidence too
             violations.addAll(found);
         }
         say("ended " + ref + " " + facts.result() + " (" + t.kind + ", " + facts.durationMillis() / 1000 + " s on " + facts.agents() + ")");
@@ -410,11 +468,11 @@ class SoakWithFaults {
 
     private SessionKind drawKind() {
         int total = 0;
-        for (SessionKind k : SessionKind.values()) {
+        for (SessionKind k : kinds) {
             total += k.weight;
         }
         int pick = random.nextInt(total);
-        for (SessionKind k : SessionKind.values()) {
+        for (SessionKind k : kinds) {
             pick -= k.weight;
             if (pick < 0) {
                 return k;
@@ -465,6 +523,7 @@ class SoakWithFaults {
                     }
                 }
             }
+            checkTimeoutsAreUsers();
         } catch (Throwable e) {
             throw new Exception("the controller's restart failed", e);
         } finally {
@@ -506,6 +565,26 @@ class SoakWithFaults {
         if (!folders.isEmpty()) {
             violations.add(new Violation("no session folder left", "the run", lastFault(), "2 minutes after the last build: " + Leftovers.described(folders)));
         }
+        if (kinds.contains(SessionKind.DOCKER)) {
+            removeContainers();
+        }
+    }
+
+    /**
+     * Containers docker-workflow left (a build that never came back to end its {@code inside}): noted and removed. What
+     * ran in them is judged above, as every process of the run.
+     */
+    private void removeContainers() throws Exception {
+        Process ps = new ProcessBuilder("docker", "ps", "-aq", "--filter", "ancestor=" + SessionKind.DOCKER_IMAGE).start();
+        List<String> left = new String(ps.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(l -> !l.isBlank()).toList();
+        ps.waitFor(30, TimeUnit.SECONDS);
+        if (!left.isEmpty()) {
+            harnessErrors.add("containers docker-workflow left, removed: " + left);
+            List<String> rm = new ArrayList<>(List.of("docker", "rm", "-f"));
+            rm.addAll(left);
+            new ProcessBuilder(rm).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
+        }
     }
 
     /** With the controller stopped: no file holds the token; the usage index's totals; no SEVERE in its log. */
@@ -521,7 +600,9 @@ class SoakWithFaults {
         if (!holding.isEmpty()) {
             violations.add(new Violation("no file holds the token", "the run", lastFault(), holding.toString()));
         }
-        violations.addAll(RunChecks.usage(rr.getHome().toPath(), tickets, lastFault()));
+        List<String> setApart = new ArrayList<>();
+        violations.addAll(RunChecks.usage(rr.getHome().toPath(), tickets, lastFault(), setApart));
+        setApart.forEach(s -> harnessErrors.add("usage counted apart: " + s));
         violations.addAll(RunChecks.severe(DIR, faults.log()));
     }
 

@@ -18,6 +18,8 @@ final class Ticket {
     /** When the harness saw it end: its leftovers are looked for from then on, for a bounded time. */
     volatile long endedAt;
     volatile long abortedAt;
+    /** Gone after a controller kill: a queue item it forgot, or a Freestyle build (which does not survive one). */
+    volatile boolean lostWithController;
     /** The calls it waits on, with the time the harness decides each. */
     final Map<String, Long> decideAt = new HashMap<>();
 
