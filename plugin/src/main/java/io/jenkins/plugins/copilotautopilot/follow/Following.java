@@ -29,7 +29,8 @@ import java.util.logging.Logger;
  */
 public final class Following {
     private static final int THREADS = Integer.getInteger(Following.class.getName() + ".threads", 4);
-    private static final int RECORDER_THREADS = Integer.getInteger(Following.class.getName() + ".recorderThreads", 2);
+    /** Each records first (compressing a journal: brief), then mostly waits on its agent's calls, bounded in time. */
+    private static final int RECORDER_THREADS = Integer.getInteger(Following.class.getName() + ".recorderThreads", 4);
     /** How long shutting down waits for the sessions being recorded (a clean-up's calls are bounded by less). */
     private static final long RECORDING_AT_SHUTDOWN_SECONDS = 30;
     private static final Logger LOGGER = Logger.getLogger(Following.class.getName());

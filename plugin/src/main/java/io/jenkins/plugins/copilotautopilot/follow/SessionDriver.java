@@ -435,6 +435,10 @@ public final class SessionDriver implements AgentSession.Owner {
             SessionResult result = ended;
             try {
                 result = AnswerFiles.held(build.state(), ended, build.listener());
+                // the record first, from what the controller holds: it is what a controller that goes down before the
+                // step ends finds when it is back (the step then ends as recorded); what needs the agent comes after
+                countUsage(result);
+                recordOnBuild(result);
                 String kept = build.state() == null ? null : build.state().plan().get(SessionSettings.SESSION);
                 if (s != null && kept != null) {
                     keepSoon(s, kept);
@@ -462,9 +466,7 @@ public final class SessionDriver implements AgentSession.Owner {
                 if (s != null) {
                     AnswerFiles.write(build.state(), result, build.listener());
                 }
-                countUsage(result);
                 try {
-                    SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
                     BuildTraces.ended(build.traceStep(), result, spans.get(), build.listener());
                     ResumeState state = build.state();
                     if (state != null) {
@@ -477,6 +479,17 @@ public final class SessionDriver implements AgentSession.Owner {
                 build.ended(result, written);
             }
         });
+    }
+
+    private void recordOnBuild(SessionResult result) {
+        try {
+            SessionRecording.record(build.run(), invocationId, result, !agentTextInConsole(), build.listener());
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            build.listener().getLogger().println(Messages.SessionRecording_CannotSave(e.getMessage()));
+        }
     }
 
     /** The session's last usage and its outcome into the usage index, whatever else fails at the end. */

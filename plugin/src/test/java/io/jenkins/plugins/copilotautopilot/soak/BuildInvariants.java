@@ -49,6 +49,9 @@ final class BuildInvariants {
                 .noneMatch(l -> TURN.matcher(l).matches()))) {
             explained.add("FAILURE"); // a session that never ran a turn: the fault met its launch
         }
+        if (!kind.freestyle() && b.sessions().isEmpty() && touching.stream().anyMatch(f -> f.kind() == FaultKind.CONTROLLER_KILL)) {
+            explained.add("FAILURE"); // killed before its Pipeline reached the step: Jenkins fails a program it never saved
+        }
         if (!explained.contains(b.result())) {
             found.add(new Violation("result explained", b.ref().toString(), before, "ended " + b.result() + ", explained: " + explained
                     + "; last lines: " + tail(b.console(), 12)));
