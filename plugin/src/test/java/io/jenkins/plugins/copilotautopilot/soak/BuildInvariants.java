@@ -49,8 +49,11 @@ final class BuildInvariants {
                 .noneMatch(l -> TURN.matcher(l).matches()))) {
             explained.add("FAILURE"); // a session that never ran a turn: the fault met its launch
         }
-        if (!kind.freestyle() && b.sessions().isEmpty() && touching.stream().anyMatch(f -> f.kind() == FaultKind.CONTROLLER_KILL)) {
-            explained.add("FAILURE"); // killed before its Pipeline reached the step: Jenkins fails a program it never saved
+        if (!kind.freestyle() && b.sessions().isEmpty() && faults.stream().anyMatch(f -> f.kind().target == FaultKind.Target.CONTROLLER
+                && f.atMillis() <= end && f.endMillis() >= b.startMillis() - 60_000)) {
+            // its Pipeline never reached the step: Jenkins fails a program a controller stopped (or killed) just as it
+            // started, before it was saved, or as it came back from its queue
+            explained.add("FAILURE");
         }
         if (!explained.contains(b.result())) {
             found.add(new Violation("result explained", b.ref().toString(), before, "ended " + b.result() + ", explained: " + explained

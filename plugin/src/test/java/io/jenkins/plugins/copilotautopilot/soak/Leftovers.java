@@ -34,7 +34,7 @@ final class Leftovers {
         File[] procs = new File("/proc").listFiles((d, name) -> name.chars().allMatch(Character::isDigit));
         for (File proc : procs == null ? new File[0] : procs) {
             long pid = Long.parseLong(proc.getName());
-            if (pid == ProcessHandle.current().pid() || ProcessTable.isZombie(pid)) {
+            if (pid == ProcessHandle.current().pid() || ProcessTable.isZombie(pid) || containerInit(proc)) {
                 continue;
             }
             boolean session = false;
@@ -57,6 +57,25 @@ final class Leftovers {
             }
         }
         return found;
+    }
+
+    /**
+     * A container's first process (docker-workflow's {@code cat}, which keeps the container of {@code inside} up): the
+     * container's, with the build's variables, not the session's. Left running when its build never came back to end
+     * its {@code inside}; what runs beside it in the container is judged as every other process.
+     */
+    private static boolean containerInit(File proc) {
+        try {
+            for (String line : Files.readAllLines(proc.toPath().resolve("status"), StandardCharsets.UTF_8)) {
+                if (line.startsWith("NSpid:")) {
+                    String[] ids = line.substring("NSpid:".length()).trim().split("\\s+");
+                    return ids.length > 1 && ids[ids.length - 1].equals("1");
+                }
+            }
+        } catch (IOException e) {
+            // gone
+        }
+        return false;
     }
 
     /** Processes that work in one of {@code dirs} (a job's workspace and its {@code @tmp}, on each agent). */
