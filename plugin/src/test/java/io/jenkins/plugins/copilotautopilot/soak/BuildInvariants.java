@@ -45,6 +45,10 @@ final class BuildInvariants {
         if (kind.freestyle() && touching.stream().anyMatch(f -> f.kind().target == FaultKind.Target.AGENT || f.kind().target == FaultKind.Target.CONTROLLER)) {
             explained.add("FAILURE"); // a Freestyle build ends with its agent's connection (its last call, the process kill, fails)
         }
+        if (kind == SessionKind.DOCKER && touching.stream().anyMatch(f -> f.kind().target == FaultKind.Target.AGENT
+                || f.kind().target == FaultKind.Target.CONTROLLER)) {
+            explained.add("FAILURE"); // docker-workflow starts and stops the container through the agent: its own calls fail
+        }
         if (touching.stream().anyMatch(f -> f.kind().stopsALaunch) && b.sessions().stream().anyMatch(s -> s.lines().stream()
                 .noneMatch(l -> TURN.matcher(l).matches()))) {
             explained.add("FAILURE"); // a session that never ran a turn: the fault met its launch
