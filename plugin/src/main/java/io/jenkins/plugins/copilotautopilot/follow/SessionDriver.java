@@ -396,7 +396,7 @@ public final class SessionDriver implements AgentSession.Owner {
             cannot.accept(e);
             return;
         }
-        record(result);
+        endClaimed(result);
     }
 
     /** Notes how far the follower got (after hand-overs and reads at most every two seconds, and on shutdown). */
@@ -423,12 +423,12 @@ public final class SessionDriver implements AgentSession.Owner {
      */
     public void end(SessionResult ended) {
         if (claimWithoutSession()) {
-            record(ended);
+            endClaimed(ended);
         }
     }
 
     /** The end of a session claimed by this caller: its folders, its record, then the build. */
-    private void record(SessionResult ended) {
+    private void endClaimed(SessionResult ended) {
         AgentSession s = session;
         Following.recorders().submit(() -> {
             boolean written = false;
