@@ -13,7 +13,8 @@ import jenkins.MasterToSlaveFileCallable;
  * state in it, in one round trip. A watchdog still running there stops its CLI once its folder is gone. Returns why
  * the agent could not delete them, or null when they are gone: a refusal is told apart from an agent that did not
  * answer, which is worth asking again. A session whose end durable-task's watch handed over is deleted by its
- * {@link EventsHandler} in the same way, without a call.
+ * {@link EventsHandler} in the same way, without a call. Either way the agent looks again a little later
+ * ({@link DeletedFoldersLookedAt}).
  */
 final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<String> {
     private static final long serialVersionUID = 1L;
@@ -35,6 +36,7 @@ final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<Strin
         try {
             FileTrees.delete(launchFolder);
             FileTrees.delete(controlParent);
+            DeletedFoldersLookedAt.later(launchFolder, controlParent);
             return null;
         } catch (AccessDeniedException e) {
             return "permission denied for " + e.getFile() + " (the agent runs as " + System.getProperty("user.name") + ")";

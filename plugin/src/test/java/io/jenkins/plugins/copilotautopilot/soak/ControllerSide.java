@@ -184,6 +184,32 @@ final class ControllerSide {
         return states;
     }
 
+    /**
+     * Why a running Pipeline that ran {@code copilotAutopilot} is held up by Jenkins' own program rather than by the
+     * step: every step of it ended, and the program runs none (the steps it runs, and its threads, as evidence); null
+     * when a {@code copilotAutopilot} step still runs, or the build ran none, or is no Pipeline.
+     */
+    static String heldUpByThePipeline(BuildRef ref) throws Exception {
+        if (!(run(ref) instanceof WorkflowRun w) || !w.isBuilding()
+                || !(w.getExecution() instanceof org.jenkinsci.plugins.workflow.cps.CpsFlowExecution e)) {
+            return null;
+        }
+        // its sessions' records (a program that lost its place may have lost the steps' nodes too)
+        CopilotAutopilotRunAction action = w.getAction(CopilotAutopilotRunAction.class);
+        boolean ranTheStep = action != null && !action.getSessions().isEmpty() || new DepthFirstScanner().allNodes(e).stream()
+                .anyMatch(n -> n instanceof StepAtomNode a && a.getDescriptor() instanceof CopilotAutopilotStep.DescriptorImpl);
+        List<String> running = new ArrayList<>();
+        for (org.jenkinsci.plugins.workflow.steps.StepExecution x : e.getCurrentExecutions(false).get(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            running.add(x.getClass().getSimpleName());
+        }
+        if (!ranTheStep || running.stream().anyMatch(n -> n.startsWith("CopilotAutopilot"))) {
+            return null;
+        }
+        String threads = e.getThreadDump().toString().replace('\n', ' ').replaceAll("\\s+", " ");
+        return "its copilotAutopilot steps all ended; the program runs " + running + "; its threads: "
+                + (threads.length() > 600 ? threads.substring(0, 600) + "…" : threads);
+    }
+
     private static Run<?, ?> run(BuildRef ref) {
         Job<?, ?> p = Jenkins.get().getItemByFullName(ref.job(), Job.class);
         return p == null ? null : p.getBuildByNumber(ref.number());

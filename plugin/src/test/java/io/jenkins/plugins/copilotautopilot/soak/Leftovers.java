@@ -117,17 +117,50 @@ final class Leftovers {
         return found;
     }
 
-    /** What {@code folders} hold, for a violation's evidence: each with up to ten of its paths (relative to it). */
+    /**
+     * What {@code folders} hold, for a violation's evidence: each with up to ten of its paths (relative to it), each
+     * with the time it was last written (UTC), which tells what wrote it last against the build's and faults' times.
+     */
     static List<String> described(List<Path> folders) {
         List<String> described = new ArrayList<>();
         for (Path folder : folders) {
             try (Stream<Path> inside = Files.walk(folder)) {
-                described.add(folder + " " + inside.filter(p -> !p.equals(folder)).limit(10).map(p -> folder.relativize(p).toString()).toList());
+                described.add(folder + " " + inside.filter(p -> !p.equals(folder)).limit(10)
+                        .map(p -> folder.relativize(p) + " @" + modified(p)).toList());
             } catch (IOException | java.io.UncheckedIOException e) {
                 described.add(folder + " (gone meanwhile)");
             }
         }
         return described;
+    }
+
+    private static String modified(Path p) {
+        try {
+            return java.time.format.DateTimeFormatter.ISO_LOCAL_TIME.format(
+                    Files.getLastModifiedTime(p).toInstant().atOffset(java.time.ZoneOffset.UTC));
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    /** Copies {@code folders} (the CLI's logs in them tell when it last ran) under {@code into}, for a later look. */
+    static void keep(List<Path> folders, Path into) {
+        for (Path folder : folders) {
+            Path to = into.resolve(folder.getParent().getFileName() + "--" + folder.getFileName());
+            try (Stream<Path> inside = Files.walk(folder)) {
+                for (Path p : inside.toList()) {
+                    Path target = to.resolve(folder.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.createDirectories(target.getParent());
+                        Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                    }
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // gone meanwhile: what the violation says is all there is
+            }
+        }
     }
 
     /** Regular files under {@code root} that hold {@code secret} (files over 64 MB, the disk filler, skipped). */

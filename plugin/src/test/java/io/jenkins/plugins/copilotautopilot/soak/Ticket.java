@@ -20,6 +20,8 @@ final class Ticket {
     volatile long abortedAt;
     /** Gone after a controller kill: a queue item it forgot, or a Freestyle build (which does not survive one). */
     volatile boolean lostWithController;
+    /** Aborted by the harness because Jenkins' program did not go on after its steps ended (not a violation). */
+    volatile boolean heldUpByThePipeline;
     /** The calls it waits on, with the time the harness decides each. */
     final Map<String, Long> decideAt = new HashMap<>();
 

@@ -105,6 +105,24 @@ watchdog() {
   exit 0
 }
 
+# While the script works itself (getting ready, the snapshot before the CLI, what it records after) rather than the
+# watchdog beating for what it runs, a heartbeat of its own, as long as the script runs: a session killed with its
+# machine then is taken for lost as one killed while the CLI runs, and a long snapshot of a large work tree is not.
+# Started before the launch files go (until then they tell that the session has not started); without the run's marker.
+beating=
+beat_on() {
+  echo 0 > "$c/heartbeat"
+  (
+    unset COPILOT_AUTOPILOT_RUN_ID
+    while sleep 1 && kill -0 "$1" 2>/dev/null && echo 0 > "$c/heartbeat"; do :; done
+  ) 2>/dev/null &
+  beating=$!
+}
+beat_off() {
+  [ -z "$beating" ] || kill "$beating" 2>/dev/null
+  beating=
+}
+
 # waits for process $1 (the CLI, the check, a wait) under the watchdog; sets $ended to its exit code. What the agent
 # left running in the background (a server it started) ends with it.
 guard() {
@@ -409,6 +427,7 @@ fi
 d=
 IFS= read -r d < "$in/workdir" || [ -n "$d" ] || fail 126 "no working directory"
 exec 3< "$in/prompt.txt" || fail 126 "cannot read the task"
+beat_on $$
 [ "$in" = "$c" ] || rm -rf "$in"
 cd "$d" || fail 126 "cannot enter the working directory $d"
 # the follower did not know which CLI runs here (inside a container): say it first
@@ -422,6 +441,7 @@ fi
 # the shell's own words about how the CLI ended ("Killed") are not the CLI's: they go nowhere
 exec 2>/dev/null
 snapshot before
+beat_off
 run_cli "$@"
 
 # ---- the acceptance check, the answer's schema, and going on after GitHub's service refused the session (the CLI
@@ -461,6 +481,7 @@ if ! [ -f "$c/cli.pid" ]; then
   exit "$code"
 fi
 
+beat_on $$
 # (no snapshot before, no work tree then: nothing to compare with)
 if [ -s "$c/git-before.tree" ]; then
   snapshot after
@@ -476,6 +497,7 @@ fi
 for f in "$c/git-before.index" "$c/git-after.index"; do
   if [ -e "$f" ]; then rm -f "$f"; fi
 done
+beat_off
 hand_over
 printf '%s\n' "$code" > "$c/exit-code.tmp" && mv "$c/exit-code.tmp" "$c/exit-code"
 exit "$code"

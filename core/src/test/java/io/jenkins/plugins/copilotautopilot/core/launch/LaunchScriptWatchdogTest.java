@@ -45,6 +45,8 @@ class LaunchScriptWatchdogTest {
 
     private Process script;
     private String runId;
+    /** What the script's environment gets besides the test's own. */
+    private final Map<String, String> environment = new HashMap<>();
 
     @AfterEach
     void nothingIsLeftRunning() throws Exception {
@@ -85,6 +87,7 @@ class LaunchScriptWatchdogTest {
         if (withCookie) {
             builder.environment().put("JENKINS_SERVER_COOKIE", COOKIE);
         }
+        builder.environment().putAll(environment);
         this.script = builder.start();
         return control;
     }
@@ -151,6 +154,44 @@ class LaunchScriptWatchdogTest {
                 .noneMatch(p -> p.endsWith(" sleep 1") || p.endsWith(" sleep 1 "));
         Files.writeString(control.resolve(ControlFolder.STOP), "");
         assertThat(script.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * Between reading its launch files and the watchdog's first beat the script takes the work tree's snapshot, which
+     * a large tree makes long: it beats itself meanwhile, so that the follower can tell a session killed with its
+     * machine then (the heartbeat goes stale) from one still getting ready; and it stops beating once it is killed.
+     */
+    @Test
+    void whileTheScriptGetsReadyItBeatsItselfAndAKilledScriptBeatsNoMore() throws Exception {
+        Path called = dir.resolve("git-called");
+        Path release = dir.resolve("git-release");
+        Path bin = Files.createDirectories(dir.resolve("slow-git"));
+        Path git = bin.resolve("git");
+        Files.writeString(git, "#!/bin/sh\n: > '" + called + "'\nwhile ! [ -f '" + release + "' ] && [ -d '" + bin + "' ]; do sleep 0.1; done\nexit 1\n");
+        Files.setPosixFilePermissions(git, PosixFilePermissions.fromString("rwx------"));
+        environment.put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+        try {
+            Path control = launch("exec sleep 617", 0, false, false);
+            Path heartbeat = control.resolve(ControlFolder.HEARTBEAT);
+            waitFor(() -> Files.exists(called), Duration.ofSeconds(15));
+            assertThat(called).as("the snapshot asked git").exists();
+            assertThat(dir.resolve("ws@tmp/copilot-autopilot-1")).as("the launch files, read").doesNotExist();
+            assertThat(control.resolve(ControlFolder.CLI_PID)).as("the CLI has not started").doesNotExist();
+            assertThat(heartbeat).as("the script's own heartbeat").exists();
+            long first = heartbeat.toFile().lastModified();
+            waitFor(() -> heartbeat.toFile().lastModified() > first, Duration.ofSeconds(10));
+            assertThat(heartbeat.toFile().lastModified()).as("the heartbeat, written again").isGreaterThan(first);
+            assertThat(running("sleep 617")).isFalse();
+
+            String scriptFile = "/bin/sh " + control.resolve("script.sh");
+            assertThat(ProcessTable.runningWith(scriptFile)).as("the script, as the process table shows it").isTrue();
+            script.destroyForcibly();
+            Files.writeString(release, ""); // the snapshot the script was in (a subshell of its own) ends
+            waitFor(() -> !ProcessTable.runningWith(scriptFile), Duration.ofSeconds(10));
+            assertThat(ProcessTable.runningWith(scriptFile)).as("the script, or its beat, still runs").isFalse();
+        } finally {
+            Files.writeString(release, "");
+        }
     }
 
     @Test
