@@ -38,6 +38,11 @@ public final class Following {
     private static ExecutorService recorders;
     private static ExecutorService starters;
     private static final Set<SessionDriver> RUNNING = ConcurrentHashMap.newKeySet();
+    /**
+     * Set as the controller shuts down, before the threads are stopped: Jenkins runs its terminators before it says it
+     * is terminating, so a thread stopped by them tells why only from this.
+     */
+    private static volatile boolean stopping;
 
     private Following() {
     }
@@ -85,8 +90,20 @@ public final class Following {
         return Set.copyOf(RUNNING);
     }
 
+    /** Whether the controller is shutting down: a thread of these pools interrupted now was stopped by it. */
+    public static boolean stopping() {
+        return stopping;
+    }
+
+    /** A controller started again in the same JVM (Jenkins' own tests) is no longer shutting down. */
+    @hudson.init.Initializer(after = hudson.init.InitMilestone.PLUGINS_STARTED)
+    public static void started() {
+        stopping = false;
+    }
+
     @Terminator
     public static void shutDown() {
+        stopping = true;
         ExecutorService recording;
         synchronized (Following.class) {
             if (scheduler != null) {

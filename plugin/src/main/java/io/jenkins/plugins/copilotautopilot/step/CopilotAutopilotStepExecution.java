@@ -352,7 +352,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
 
     private static boolean controllerGoesDown() {
         Jenkins controller = Jenkins.getInstanceOrNull();
-        return controller == null || controller.isTerminating();
+        return Following.stopping() || controller == null || controller.isTerminating();
     }
 
     /**
