@@ -72,6 +72,21 @@ stopped() { [ -f "$c/stopped" ] || [ -f "$c/stop" ]; }
 owner=
 hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
 
+# a second's sleep that a TERM to the (sub)shell taking it ends at once, sleep and all (with nap_ends as its trap): what
+# beats for the session leaves no process behind when it is stopped
+napping=
+nap() {
+  sleep 1 &
+  napping=$!
+  wait "$napping"
+  napping=
+}
+# shellcheck disable=SC2317 # run as a trap
+nap_ends() {
+  [ -z "$napping" ] || kill "$napping" 2>/dev/null
+  exit 0
+}
+
 # runs while process $1 runs: a heartbeat every second; stops it (SIGTERM, a grace period, SIGKILL, and every process
 # of the run) when the stop file appears, at the wall-clock limit, or when the control folder is gone. Its own
 # processes (the sleep it is killed in) do not carry the run's marker: the sweep after the CLI would wait for them.
@@ -79,6 +94,8 @@ hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
 # the pid file, written before the watchdog starts, is what tells; what the CLI made again goes once it is stopped.
 watchdog() {
   unset COPILOT_AUTOPILOT_RUN_ID
+  cd /
+  trap nap_ends TERM
   n=0
   if [ "$limit" -gt 0 ]; then n=$(( $(date +%s) - t0 )); fi
   why=
@@ -87,10 +104,11 @@ watchdog() {
     hand_over
     if [ -f "$c/stop" ]; then why=stop; break; fi
     if [ "$limit" -gt 0 ] && [ "$n" -ge "$limit" ]; then why=limit; break; fi
-    sleep 1
+    nap
     n=$((n + 1))
   done
   [ -n "$why" ] || exit 0
+  trap - TERM
   printf '%s\n' "$why" > "$c/stopped"
   kill -TERM "$1" 2>/dev/null
   sweep TERM
@@ -109,17 +127,23 @@ watchdog() {
 # watchdog beating for what it runs, a heartbeat of its own, as long as the script runs: a session killed with its
 # machine then is taken for lost as one killed while the CLI runs, and a long snapshot of a large work tree is not.
 # Started before the launch files go (until then they tell that the session has not started); without the run's marker.
+# It holds no working directory, and takes its sleep with it when it is stopped.
 beating=
 beat_on() {
   echo 0 > "$c/heartbeat"
   (
     unset COPILOT_AUTOPILOT_RUN_ID
-    while sleep 1 && kill -0 "$1" 2>/dev/null && echo 0 > "$c/heartbeat"; do :; done
+    cd /
+    trap nap_ends TERM
+    while nap && kill -0 "$1" 2>/dev/null && echo 0 > "$c/heartbeat"; do :; done
   ) 2>/dev/null &
   beating=$!
 }
 beat_off() {
-  [ -z "$beating" ] || kill "$beating" 2>/dev/null
+  if [ -n "$beating" ]; then
+    kill "$beating" 2>/dev/null
+    wait "$beating" 2>/dev/null
+  fi
   beating=
 }
 
@@ -133,7 +157,8 @@ guard() {
   wait "$1"
   ended=$?
   # a watchdog that stops it (also for a deleted control folder, which it may not have been able to mark) finishes
-  if stopped || ! [ -f "$c/cli.pid" ]; then wait "$w"; else kill "$w"; fi
+  if ! stopped && [ -f "$c/cli.pid" ]; then kill "$w" 2>/dev/null; fi
+  wait "$w"
   if sweep TERM; then
     g=0
     while [ "$g" -lt "$kill_grace" ] && sweep 0; do sleep 1; g=$((g + 1)); done

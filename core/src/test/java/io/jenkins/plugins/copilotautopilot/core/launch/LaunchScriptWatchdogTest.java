@@ -194,6 +194,16 @@ class LaunchScriptWatchdogTest {
         }
     }
 
+    /** What the script beats with while it records the end is gone when it ends, and never held the working directory. */
+    @Test
+    void nothingOfTheScriptsOwnBeatOutlivesIt() throws Exception {
+        Path control = launch("echo '{\"type\":\"x\"}'", 0, false, true);
+        assertThat(script.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the script ended").isTrue();
+        assertThat(ProcessTable.workingIn(dir.resolve("work"))).as("processes in the working directory").isEmpty();
+        assertThat(ProcessTable.runningWith("/bin/sh " + control.resolve("script.sh"))).as("the script's own processes").isFalse();
+        assertThat(LocalCliSession.readExitCode(control)).isZero();
+    }
+
     @Test
     void theWatchdogEndsTheCliAtItsLimitWhenNobodyIsLeftToStopIt() throws Exception {
         Path control = launch("exec sleep 614", 2, false, false);
