@@ -53,8 +53,10 @@ final class BuildInvariants {
                 .noneMatch(l -> TURN.matcher(l).matches()))) {
             explained.add("FAILURE"); // a session that never ran a turn: the fault met its launch
         }
+        // (a program Jenkins could not load again ended with no length: its end is then when it was loaded, after the fault)
+        long loadedBy = Math.max(end, b.startMillis() + 120_000);
         if (!kind.freestyle() && b.sessions().isEmpty() && faults.stream().anyMatch(f -> f.kind().target == FaultKind.Target.CONTROLLER
-                && f.atMillis() <= end && f.endMillis() >= b.startMillis() - 60_000)) {
+                && f.atMillis() <= loadedBy && f.endMillis() >= b.startMillis() - 60_000)) {
             // its Pipeline never reached the step: Jenkins fails a program a controller stopped (or killed) just as it
             // started, before it was saved, or as it came back from its queue
             explained.add("FAILURE");

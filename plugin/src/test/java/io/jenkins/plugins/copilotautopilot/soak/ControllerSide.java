@@ -185,9 +185,10 @@ final class ControllerSide {
     }
 
     /**
-     * Why a running Pipeline that ran {@code copilotAutopilot} is held up by Jenkins' own program rather than by the
-     * step: every step of it ended, and the program runs none (the steps it runs, and its threads, as evidence); null
-     * when a {@code copilotAutopilot} step still runs, or the build ran none, or is no Pipeline.
+     * Why a running Pipeline is held up by Jenkins' own program or another plugin's step rather than by
+     * {@code copilotAutopilot}: its program runs no such step (every one it ran ended, or it never got to one), with the
+     * steps it runs and its threads as evidence; null when a {@code copilotAutopilot} step still runs, or it is no
+     * Pipeline.
      */
     static String heldUpByThePipeline(BuildRef ref) throws Exception {
         if (!(run(ref) instanceof WorkflowRun w) || !w.isBuilding()
@@ -202,11 +203,12 @@ final class ControllerSide {
         for (org.jenkinsci.plugins.workflow.steps.StepExecution x : e.getCurrentExecutions(false).get(10, java.util.concurrent.TimeUnit.SECONDS)) {
             running.add(x.getClass().getSimpleName());
         }
-        if (!ranTheStep || running.stream().anyMatch(n -> n.startsWith("CopilotAutopilot"))) {
+        if (running.stream().anyMatch(n -> n.startsWith("CopilotAutopilot"))) {
             return null;
         }
         String threads = e.getThreadDump().toString().replace('\n', ' ').replaceAll("\\s+", " ");
-        return "its copilotAutopilot steps all ended; the program runs " + running + "; its threads: "
+        return (ranTheStep ? "its copilotAutopilot steps all ended" : "it never got to its copilotAutopilot step")
+                + "; the program runs " + running + "; its threads: "
                 + (threads.length() > 600 ? threads.substring(0, 600) + "…" : threads);
     }
 

@@ -98,8 +98,22 @@ final class Leftovers {
         return found;
     }
 
-    /** The session folders and durable-task control folders in the {@code @tmp} folders under {@code workspaces}. */
+    /**
+     * The session folders in the {@code @tmp} folders under {@code workspaces}: a session's launch folder and, beside it
+     * with {@code @tmp}, the folder of its durable-task control folder. A durable-task control folder right in a
+     * workspace's {@code @tmp} is an {@code sh} step's (docker-workflow runs {@code docker} commands through {@code sh}):
+     * see {@link #shStepFolders}.
+     */
     static List<Path> sessionFolders(Path workspaces) throws IOException {
+        return inTmps(workspaces, "copilot-autopilot-");
+    }
+
+    /** The control folders of {@code sh} steps in the {@code @tmp} folders under {@code workspaces}. */
+    static List<Path> shStepFolders(Path workspaces) throws IOException {
+        return inTmps(workspaces, "durable-");
+    }
+
+    private static List<Path> inTmps(Path workspaces, String prefix) throws IOException {
         List<Path> found = new ArrayList<>();
         if (!Files.isDirectory(workspaces)) {
             return found;
@@ -107,8 +121,7 @@ final class Leftovers {
         try (Stream<Path> tmps = Files.list(workspaces)) {
             for (Path tmp : tmps.filter(p -> p.getFileName().toString().endsWith("@tmp")).toList()) {
                 try (Stream<Path> inside = Files.list(tmp)) {
-                    inside.filter(p -> p.getFileName().toString().startsWith("copilot-autopilot-")
-                            || p.getFileName().toString().startsWith("durable-")).forEach(found::add);
+                    inside.filter(p -> p.getFileName().toString().startsWith(prefix)).forEach(found::add);
                 } catch (IOException e) {
                     // deleted meanwhile
                 }

@@ -311,11 +311,12 @@ class SoakWithFaults {
                     harnessErrors.add(Instant.now() + " " + t.ref + " has no Pipeline execution: the controller was killed as it started ("
                             + lastFault(t) + "); Jenkins shows it running for ever, and nothing stops it");
                     t.state = Ticket.State.CLEAN;
-                } else if ("GONE".equals(s.state()) && System.currentTimeMillis() - t.startedAt > 60_000 && controllerKilledSince(t)) {
-                    // scheduled, then forgotten by a controller killed before it saved its queue: no build to check (a
-                    // build slow to leave the queue for its executor is waited for: the no-hang limit covers it)
-                    harnessErrors.add(Instant.now() + " " + t.ref + " gone after the controller was killed: a queue item it forgot, or a"
-                            + " Freestyle build, which does not survive a kill (" + lastFault(t) + ")");
+                } else if ("GONE".equals(s.state()) && System.currentTimeMillis() - t.startedAt > 60_000 && controllerStoppedSince(t)) {
+                    // scheduled, then forgotten by a controller killed before it saved its queue, or a Freestyle build
+                    // the controller's stop or kill ended unsaved: no build to check (a build slow to leave the queue for
+                    // its executor is waited for: the no-hang limit covers it)
+                    harnessErrors.add(Instant.now() + " " + t.ref + " gone after the controller was stopped or killed: a queue item it"
+                            + " forgot, or a Freestyle build, which does not survive either (" + lastFault(t) + ")");
                     t.lostWithController = true;
                     t.state = Ticket.State.CLEAN;
                 }
@@ -326,12 +327,13 @@ class SoakWithFaults {
             long limit = t.startedAt + TimeUnit.SECONDS.toMillis(t.kind.limitSeconds + 120 + faultAllowance(t));
             if (now > limit && t.abortedAt == 0) {
                 BuildRef ref = t.ref;
-                // after a controller stop or kill, a Pipeline whose steps all ended may never go on: Jenkins' program
-                // lost its place (workflow-cps), which no step can help; told apart by what the program still runs
+                // after a controller stop or kill, a Pipeline may never go on: Jenkins' program lost its place
+                // (workflow-cps) after its steps ended, or another plugin's step before it (docker-workflow's container
+                // start), which the step cannot help; told apart by what the program still runs
                 String heldUp = controllerStoppedSince(t) ? remote(r -> ControllerSide.heldUpByThePipeline(ref)) : null;
                 if (heldUp != null) {
-                    harnessErrors.add(Instant.now() + " " + t.ref + " did not go on after its steps ended and the controller"
-                            + " restarted (" + lastFault(t) + "): " + heldUp + "; aborted by the harness");
+                    harnessErrors.add(Instant.now() + " " + t.ref + " did not go on after the controller restarted ("
+                            + lastFault(t) + "), with no copilotAutopilot step running: " + heldUp + "; aborted by the harness");
                     t.heldUpByThePipeline = true;
                 } else {
                     violations.add(new Violation("no hang", t.ref.toString(), lastFault(t), "still running after "
@@ -410,9 +412,10 @@ class SoakWithFaults {
             Path tmp = a.workspace().resolve(t.ref.job() + "@tmp");
             if (Files.isDirectory(tmp)) {
                 try (var inside = Files.list(tmp)) {
-                    // a folder an earlier build left is that build's (reported once, at its end), not this one's
-                    inside.filter(p -> p.getFileName().toString().startsWith("copilot-autopilot-")
-                            || p.getFileName().toString().startsWith("durable-")).filter(p -> madeSince(p, t.startedAt - 5_000)).forEach(folders::add);
+                    // a folder an earlier build left is that build's (reported once, at its end), not this one's; an sh
+                    // step's control folder (docker-workflow's) is not a session's: noted at the run's end
+                    inside.filter(p -> p.getFileName().toString().startsWith("copilot-autopilot-"))
+                            .filter(p -> madeSince(p, t.startedAt - 5_000)).forEach(folders::add);
                 }
             }
         }
@@ -580,6 +583,14 @@ class SoakWithFaults {
             violations.add(new Violation("no session folder left", "the run", lastFault(), "2 minutes after the last build: " + Leftovers.described(folders)));
             Leftovers.keep(folders, DIR.resolve("leftovers").resolve("the-run"));
         }
+        List<Path> shFolders = new ArrayList<>();
+        for (InboundAgentProcess a : agents) {
+            shFolders.addAll(Leftovers.shStepFolders(a.workspace()));
+        }
+        if (!shFolders.isEmpty()) {
+            harnessErrors.add(Instant.now() + " sh steps' control folders left (docker-workflow runs docker through sh; a launch"
+                    + " its agent's connection cut short leaves its script): " + Leftovers.described(shFolders));
+        }
         if (kinds.contains(SessionKind.DOCKER)) {
             removeContainers();
         }
@@ -657,14 +668,10 @@ class SoakWithFaults {
         }
     }
 
-    /** Whether the controller was killed after the build was scheduled: only that forgets a queue item. */
+    /** Whether the controller was stopped or killed after the build was scheduled. */
     private boolean controllerStoppedSince(Ticket t) {
         return faults.log().stream().anyMatch(f -> (f.kind() == FaultKind.CONTROLLER_KILL || f.kind() == FaultKind.CONTROLLER_RESTART)
                 && f.endMillis() >= t.startedAt);
-    }
-
-        private boolean controllerKilledSince(Ticket t) {
-        return faults.log().stream().anyMatch(f -> f.kind() == FaultKind.CONTROLLER_KILL && f.endMillis() >= t.startedAt);
     }
 
     private String lastFault(Ticket t) {
