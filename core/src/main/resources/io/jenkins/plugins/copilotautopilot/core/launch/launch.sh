@@ -94,7 +94,6 @@ nap_ends() {
 # the pid file, written before the watchdog starts, is what tells; what the CLI made again goes once it is stopped.
 watchdog() {
   unset COPILOT_AUTOPILOT_RUN_ID
-  cd /
   trap nap_ends TERM
   n=0
   if [ "$limit" -gt 0 ]; then n=$(( $(date +%s) - t0 )); fi
@@ -127,13 +126,12 @@ watchdog() {
 # watchdog beating for what it runs, a heartbeat of its own, as long as the script runs: a session killed with its
 # machine then is taken for lost as one killed while the CLI runs, and a long snapshot of a large work tree is not.
 # Started before the launch files go (until then they tell that the session has not started); without the run's marker.
-# It holds no working directory, and takes its sleep with it when it is stopped.
+# It takes its sleep with it when it is stopped.
 beating=
 beat_on() {
   echo 0 > "$c/heartbeat"
   (
     unset COPILOT_AUTOPILOT_RUN_ID
-    cd /
     trap nap_ends TERM
     while nap && kill -0 "$1" 2>/dev/null && echo 0 > "$c/heartbeat"; do :; done
   ) 2>/dev/null &

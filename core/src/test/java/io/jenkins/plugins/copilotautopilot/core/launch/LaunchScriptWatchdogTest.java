@@ -194,7 +194,7 @@ class LaunchScriptWatchdogTest {
         }
     }
 
-    /** What the script beats with while it records the end is gone when it ends, and never held the working directory. */
+    /** What the script beats with (its watchdog, its own beat as it records the end) is gone, sleep and all, when it ends. */
     @Test
     void nothingOfTheScriptsOwnBeatOutlivesIt() throws Exception {
         Path control = launch("echo '{\"type\":\"x\"}'", 0, false, true);
