@@ -40,13 +40,17 @@ public final class TimeLimits {
      * Runs {@code work} on this thread, interrupting it after {@code seconds}.
      *
      * @param what what the work does, for the message ("writing the launch files on agent-1")
-     * @throws IOException when the time ran out (the message says what did not finish), or as {@code work} throws
+     * @throws IOException when the time ran out (the message says what did not finish), when the channel's end cut the
+     *                     call off, or as {@code work} throws
      * @throws InterruptedException when this thread was interrupted for another reason (an abort)
      */
     public static <T> T limit(long seconds, String what, Work<T> work) throws IOException, InterruptedException {
         long started = System.nanoTime();
         try (Timeout timeout = Timeout.limit(seconds, TimeUnit.SECONDS)) {
             return work.run();
+        } catch (hudson.remoting.RequestAbortedException e) {
+            // remoting's word, unchecked, for a call its channel's end cut off: the agent went away, as an IOException says
+            throw new IOException(e.getMessage(), e);
         } catch (InterruptedException e) {
             if (System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(seconds)) {
                 Thread.interrupted(); // the limit's interrupt, not the caller's

@@ -327,19 +327,10 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         } catch (FlowInterruptedException e) {
             endWithAgentGone(d, s, e);
         } catch (IOException e) {
-            if (!buildGoesOn()) {
-                endWithAgentGone(d, s, e);
-                return;
-            }
-            if (System.currentTimeMillis() - s.startedAtMillis() > s.endedForSureAfterMillis()) {
-                failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
-                return;
-            }
-            if (!reportedUnreachable) {
-                reportedUnreachable = true;
-                listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
-            }
-            Timer.get().schedule(() -> Following.starters().submit(this::resume), RESUME_RETRY_SECONDS, TimeUnit.SECONDS);
+            unreachable(d, s, e);
+        } catch (hudson.remoting.RequestAbortedException e) {
+            // remoting's word, unchecked, for a call its channel's end cut off: the agent went away as it answered
+            unreachable(d, s, new IOException(e.getMessage(), e));
         } catch (InterruptedException e) {
             if (controllerGoesDown()) {
                 return; // Jenkins stops its threads as it shuts down: the step is resumed again once it is back
@@ -348,6 +339,23 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
         } catch (RuntimeException e) {
             failOnce(d, e);
         }
+    }
+
+    /** The session's agent did not answer the resumption: tried again in a while, unless the build gave up on it. */
+    private void unreachable(SessionDriver d, ResumeState s, IOException e) {
+        if (!buildGoesOn()) {
+            endWithAgentGone(d, s, e);
+            return;
+        }
+        if (System.currentTimeMillis() - s.startedAtMillis() > s.endedForSureAfterMillis()) {
+            failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
+            return;
+        }
+        if (!reportedUnreachable) {
+            reportedUnreachable = true;
+            listener().getLogger().println(Messages.CopilotAutopilotStepExecution_Unreachable(e.getMessage()));
+        }
+        Timer.get().schedule(() -> Following.starters().submit(this::resume), RESUME_RETRY_SECONDS, TimeUnit.SECONDS);
     }
 
     private static boolean controllerGoesDown() {
