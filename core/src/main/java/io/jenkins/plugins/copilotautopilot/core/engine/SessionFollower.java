@@ -189,10 +189,15 @@ public final class SessionFollower {
                     : ProcessEnd.exited(poll.exitCode() == null ? -1 : poll.exitCode(), null, true);
             return new Tick(true, finish(end));
         }
-        verifyLoop.answer(session, false);
         String spent = parts.stopReason();
         if (spent != null) {
             return stop(session, (exit, activity) -> ProcessEnd.overBudget(exit, spent, activity), true);
+        }
+        // the launch script waits for an answer (after the CLI, the check, a refusal): given once the usage records are
+        // read up to now (the session state holds every lasting event, and lags behind the events while a follower
+        // catches up), so that a budget they passed stops the session rather than letting it go on
+        if (poll.usageConsumed() == 0) {
+            verifyLoop.answer(session, false);
         }
         long now = System.nanoTime();
         if (tracker.scriptWorking() || tracker.backingOff()) {
