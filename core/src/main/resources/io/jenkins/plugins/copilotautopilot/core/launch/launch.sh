@@ -126,22 +126,28 @@ watchdog() {
 # watchdog beating for what it runs, a heartbeat of its own, as long as the script runs: a session killed with its
 # machine then is taken for lost as one killed while the CLI runs, and a long snapshot of a large work tree is not.
 # Started before the launch files go (until then they tell that the session has not started); without the run's marker.
-# It takes its sleep with it when it is stopped.
+# It runs while the file beat is there and is stopped by its removal, not by a signal, so that no sleep of it outlives
+# it: it looks five times a second (every second where sleep takes whole seconds only).
 beating=
 beat_on() {
   echo 0 > "$c/heartbeat"
+  : > "$c/beat"
   (
     unset COPILOT_AUTOPILOT_RUN_ID
-    trap nap_ends TERM
-    while nap && kill -0 "$1" 2>/dev/null && echo 0 > "$c/heartbeat"; do :; done
+    t=0
+    while [ -f "$c/beat" ] && kill -0 "$1" 2>/dev/null; do
+      if sleep 0.2 2>/dev/null; then t=$((t + 1)); else sleep 1; t=5; fi
+      if [ "$t" -ge 5 ]; then
+        t=0
+        [ -f "$c/beat" ] && echo 0 > "$c/heartbeat"
+      fi
+    done
   ) 2>/dev/null &
   beating=$!
 }
 beat_off() {
-  if [ -n "$beating" ]; then
-    kill "$beating" 2>/dev/null
-    wait "$beating" 2>/dev/null
-  fi
+  rm -f "$c/beat"
+  if [ -n "$beating" ]; then wait "$beating" 2>/dev/null; fi
   beating=
 }
 
