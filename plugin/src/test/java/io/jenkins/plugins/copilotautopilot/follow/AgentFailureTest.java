@@ -89,7 +89,14 @@ class AgentFailureTest {
     }
 
     private static String runIdOf(FakeCopilot fake) throws Exception {
-        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        waitFor(() -> { // written by the CLI's shell as it starts, maybe in pieces: read once it names the run, line and all
+            try {
+                return java.util.regex.Pattern.compile("(?m)^" + CliCommand.RUN_MARKER_VARIABLE + "=.*\n")
+                        .matcher(Files.readString(fake.envFile(), StandardCharsets.UTF_8)).find();
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        }, Duration.ofSeconds(30));
         return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
                 .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
                 .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
@@ -251,7 +258,14 @@ class AgentFailureTest {
 
     /** durable-task's control folder of the session the fake CLI runs in (its COPILOT_HOME's parent). */
     private static Path controlFolderOf(FakeCopilot fake) throws Exception {
-        waitFor(() -> Files.exists(fake.envFile()), Duration.ofSeconds(30));
+        waitFor(() -> { // written by the CLI's shell as it starts, maybe in pieces: read once it names the run, line and all
+            try {
+                return java.util.regex.Pattern.compile("(?m)^" + CliCommand.RUN_MARKER_VARIABLE + "=.*\n")
+                        .matcher(Files.readString(fake.envFile(), StandardCharsets.UTF_8)).find();
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        }, Duration.ofSeconds(30));
         String home = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
                 .filter(l -> l.startsWith("COPILOT_HOME=")).map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
         return Path.of(home).getParent();
