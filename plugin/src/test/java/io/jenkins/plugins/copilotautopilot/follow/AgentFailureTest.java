@@ -16,7 +16,6 @@ import hudson.LauncherDecorator;
 import hudson.Proc;
 import hudson.model.Node;
 import hudson.model.Result;
-import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -88,19 +87,6 @@ class AgentFailureTest {
         return "copilotAutopilot prompt: 'Create hello.txt', credentialsId: 'copilot-token', copilotPath: '" + cli + "'";
     }
 
-    private static String runIdOf(FakeCopilot fake) throws Exception {
-        waitFor(() -> { // written by the CLI's shell as it starts, maybe in pieces: read once it names the run, line and all
-            try {
-                return java.util.regex.Pattern.compile("(?m)^" + CliCommand.RUN_MARKER_VARIABLE + "=.*\n")
-                        .matcher(Files.readString(fake.envFile(), StandardCharsets.UTF_8)).find();
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        }, Duration.ofSeconds(30));
-        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-    }
 
     private static long count(WorkflowRun b, String text) throws IOException {
         return b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.contains(text)).count();
@@ -113,7 +99,7 @@ class AgentFailureTest {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn);
         WorkflowRun b = TestPipelines.create(j, "node('crashing') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
-        String runId = runIdOf(fake);
+        String runId = fake.runId();
 
         agent.killJvm();
         assertThat("the CLI runs on without its agent", ProcessTable.survivorsOf(runId), not(empty()));
@@ -151,7 +137,7 @@ class AgentFailureTest {
             FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("993.5");
             WorkflowRun b = TestPipelines.create(j, "node('frozen') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
             j.waitForMessage("[copilot] Turn 1", b);
-            String runId = runIdOf(fake);
+            String runId = fake.runId();
             agent.freeze();
             try {
                 b.doStop();
@@ -187,7 +173,7 @@ class AgentFailureTest {
             FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("994.5");
             WorkflowRun b = TestPipelines.create(j, "node('lost-answer') { losingTheLaunchAnswer { " + step(fake.write()) + " } }")
                     .scheduleBuild2(0).waitForStart();
-            String runId = runIdOf(fake); // the CLI did start
+            String runId = fake.runId(); // the CLI did start
             j.waitForCompletion(b);
             j.assertBuildStatus(Result.FAILURE, b);
             j.assertLogContains("[copilot] The agent did not answer while the launch was cleaned up", b);
@@ -258,17 +244,7 @@ class AgentFailureTest {
 
     /** durable-task's control folder of the session the fake CLI runs in (its COPILOT_HOME's parent). */
     private static Path controlFolderOf(FakeCopilot fake) throws Exception {
-        waitFor(() -> { // written by the CLI's shell as it starts, maybe in pieces: read once it names the run, line and all
-            try {
-                return java.util.regex.Pattern.compile("(?m)^" + CliCommand.RUN_MARKER_VARIABLE + "=.*\n")
-                        .matcher(Files.readString(fake.envFile(), StandardCharsets.UTF_8)).find();
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        }, Duration.ofSeconds(30));
-        String home = Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                .filter(l -> l.startsWith("COPILOT_HOME=")).map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-        return Path.of(home).getParent();
+        return Path.of(fake.environment("COPILOT_HOME")).getParent();
     }
 
     /** The JVM killed mid-session, {@code damage} done to durable-task's place in the log meanwhile, the agent back. */
@@ -344,7 +320,7 @@ class AgentFailureTest {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("995.5");
         WorkflowRun b = TestPipelines.create(j, "node('stopped') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
-        String runId = runIdOf(fake);
+        String runId = fake.runId();
 
         agent.killWithItsProcesses();
         waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
@@ -365,7 +341,7 @@ class AgentFailureTest {
         FakeCopilot hung = FakeCopilot.in(tmp.resolve("hung")).replaying("cli-happy").hangingWith("996.5");
         WorkflowRun frozen = TestPipelines.create(j, "node('frozen') { " + step(hung.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", frozen);
-        String frozenRunId = runIdOf(hung);
+        String frozenRunId = hung.runId();
         agent.freeze();
         try {
             // another session keeps its log flowing: a message every quarter second for ten seconds
@@ -408,7 +384,7 @@ class AgentFailureTest {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("997.5");
         WorkflowRun b = TestPipelines.create(j, "node { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
-        String runId = runIdOf(fake);
+        String runId = fake.runId();
 
         Path workspaceTmp = Path.of(j.jenkins.getWorkspaceFor(b.getParent()).getRemote() + "@tmp");
         try (Stream<Path> files = Files.walk(workspaceTmp)) {

@@ -21,7 +21,6 @@ import hudson.LauncherDecorator;
 import hudson.Proc;
 import hudson.model.Node;
 import hudson.model.Result;
-import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.engine.Checkpoint;
 import io.jenkins.plugins.copilotautopilot.core.engine.CheckpointFile;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
@@ -199,22 +198,9 @@ public class DurableExecutionRestartTest {
                 + "credentialsId: 'copilot-token', copilotPath: '" + fake.write() + "' }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
         waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
-        return runIdOf(fake);
+        return fake.runId();
     }
 
-    private static String runIdOf(FakeCopilot fake) throws Exception {
-        waitFor(() -> { // written by the CLI's shell as it starts, maybe in pieces: read once it names the run, line and all
-            try {
-                return java.util.regex.Pattern.compile("(?m)^" + CliCommand.RUN_MARKER_VARIABLE + "=.*\n")
-                        .matcher(Files.readString(fake.envFile(), StandardCharsets.UTF_8)).find();
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        }, Duration.ofSeconds(30));
-        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-    }
 
     /** The agent's machine is gone: an inbound agent nobody starts, from now on and after a restart. */
     private void goneForGood(JenkinsRule j, String name) throws Exception {
@@ -370,7 +356,7 @@ public class DurableExecutionRestartTest {
                         + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' } }").scheduleBuild2(0).waitForStart();
                 j.waitForMessage("[copilot] Turn 1", b);
                 waitFor(() -> checkpointed(b), Duration.ofSeconds(10));
-                runId[0] = runIdOf(fake);
+                runId[0] = fake.runId();
             });
             // the controller is down when the timeout expires
             waitFor(() -> System.currentTimeMillis() > expires[0] + 1_000, Duration.ofSeconds(60));
@@ -447,7 +433,7 @@ public class DurableExecutionRestartTest {
             WorkflowRun b = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Create hello.txt', "
                     + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
             j.waitForMessage("[copilot] Turn 1", b);
-            runId[0] = runIdOf(fake);
+            runId[0] = fake.runId();
             SystemCredentialsProvider credentials = SystemCredentialsProvider.getInstance();
             credentials.getCredentials().clear();
             credentials.save();

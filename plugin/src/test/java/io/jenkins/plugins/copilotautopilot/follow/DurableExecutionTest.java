@@ -14,7 +14,6 @@ import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
 import hudson.model.Result;
 import hudson.slaves.OfflineCause;
-import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,13 +66,6 @@ class DurableExecutionTest {
         return "copilotAutopilot prompt: 'Create hello.txt', credentialsId: 'copilot-token', copilotPath: '" + cli + "'" + more;
     }
 
-    /** The run marker the fake CLI was started with (it records its environment). */
-    private static String runIdOf(FakeCopilot fake) throws IOException {
-        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-    }
-
     private static void awaitFile(Path file) throws InterruptedException {
         for (int i = 0; i < 300 && !Files.exists(file); i++) {
             Thread.sleep(100);
@@ -89,7 +81,7 @@ class DurableExecutionTest {
         WorkflowRun b = p.scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
         awaitFile(fake.envFile());
-        String runId = runIdOf(fake);
+        String runId = fake.runId();
         assertThat(ProcessTable.survivorsOf(runId), not(empty()));
 
         b.doStop();
@@ -117,7 +109,7 @@ class DurableExecutionTest {
         FreeStyleBuild b = project.scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
         awaitFile(fake.envFile());
-        String runId = runIdOf(fake);
+        String runId = fake.runId();
 
         b.doStop();
         j.waitForCompletion(b);

@@ -9,10 +9,7 @@ import com.cloudbees.plugins.credentials.CredentialsProvider;
 import com.cloudbees.plugins.credentials.domains.DomainRequirement;
 import hudson.model.ItemGroup;
 import hudson.model.Result;
-import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.testing.ProcessTable;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +97,7 @@ class ResumeAtShutdownTest {
                 WorkflowRun b = TestPipelines.create(j, "node { copilotAutopilot prompt: 'Create hello.txt', "
                         + "credentialsId: 'copilot-token', copilotPath: '" + cli + "' }").scheduleBuild2(0).waitForStart();
                 j.waitForMessage("[copilot] Turn 1", b);
-                runId[0] = runIdOf(fake);
+                runId[0] = fake.runId();
                 holdResumption = true;
             });
             sessions.then(j -> {
@@ -129,17 +126,4 @@ class ResumeAtShutdownTest {
         }
     }
 
-    private static String runIdOf(FakeCopilot fake) throws Exception {
-        waitFor(() -> { // written by the CLI's shell as it starts, maybe in pieces: read once it names the run, line and all
-            try {
-                return java.util.regex.Pattern.compile("(?m)^" + CliCommand.RUN_MARKER_VARIABLE + "=.*\n")
-                        .matcher(Files.readString(fake.envFile(), StandardCharsets.UTF_8)).find();
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        }, Duration.ofSeconds(30));
-        return Files.readAllLines(fake.envFile(), StandardCharsets.UTF_8).stream()
-                .filter(l -> l.startsWith(CliCommand.RUN_MARKER_VARIABLE + "="))
-                .map(l -> l.substring(l.indexOf('=') + 1)).findFirst().orElseThrow();
-    }
 }

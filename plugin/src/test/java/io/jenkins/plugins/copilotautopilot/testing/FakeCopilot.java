@@ -164,6 +164,31 @@ public final class FakeCopilot {
         return dir.resolve("env.txt");
     }
 
+    /**
+     * The value of {@code name} in the environment the CLI was started with, once the script has written it: the file
+     * is written as the CLI starts, maybe in pieces, so it is read once it holds the line, end and all (30 s at most).
+     */
+    public String environment(String name) throws IOException, InterruptedException {
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name) + "=(.*)\n");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            String text = Files.exists(envFile()) ? Files.readString(envFile(), StandardCharsets.UTF_8) : "";
+            java.util.regex.Matcher found = line.matcher(text);
+            if (found.find()) {
+                return found.group(1);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the fake CLI wrote no " + name + " into " + envFile() + " within 30 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The run marker the CLI was started with ({@link #environment}). */
+    public String runId() throws IOException, InterruptedException {
+        return environment(io.jenkins.plugins.copilotautopilot.core.command.CliCommand.RUN_MARKER_VARIABLE);
+    }
+
     /** Writes the script and returns its path. */
     public Path write() throws IOException {
         Files.createDirectories(dir);
