@@ -401,7 +401,7 @@ public final class SessionFollower {
             throws IOException, InterruptedException {
         String activity = tracker.state().activity(); // what the agent was doing when it was stopped
         if (announce) {
-            tracker.stopping();
+            tracker.stopping(java.time.Instant.now());
             journal.recordOwn(EventJournal.STOPPING, EventParser.mapper().createObjectNode()
                     .put("termination", end.apply(null, activity).termination().name()));
         }

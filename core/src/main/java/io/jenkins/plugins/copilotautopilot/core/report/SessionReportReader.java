@@ -71,7 +71,7 @@ public final class SessionReportReader {
         while ((line = reader.readLine()) != null) {
             StreamLine parsed = parser.parse(line);
             if (parsed instanceof CliEvent event && EventJournal.STOPPING.equals(event.type())) {
-                tracker.stopping();
+                tracker.stopping(event.timestamp());
             } else if (parsed instanceof CliEvent event && event.type().startsWith(EventJournal.OWN_TYPE_PREFIX)
                     && !CliEvent.fromLaunchScript(event.type())) {
                 collector.own(event);

@@ -65,6 +65,8 @@ public final class SessionTracker {
     private String policySetting;
     /** Set once the session is being stopped: a turn the CLI opens after that calls no model and is not one. */
     private boolean stopRequested;
+    /** When the stop was decided (null: as its first word was read, which names no time). */
+    private Instant stopAt;
     private ResultInfo result;
     private String model;
     private Long inputTokens;
@@ -171,7 +173,7 @@ public final class SessionTracker {
         }
         Turn turn;
         synchronized (this) {
-            if (stopRequested) {
+            if (openedAfterTheStop(event)) {
                 currentTurn = null;
                 return;
             }
@@ -351,9 +353,24 @@ public final class SessionTracker {
      * afterwards calls no model and is not counted.
      */
     public synchronized void stopping() {
+        stopping(null);
+    }
+
+    /**
+     * {@link #stopping()}, decided at {@code at}: a turn the CLI opened before then (its own clock says so) was a model
+     * call still, shown and counted, though it is read only now (the follower catching up after a restart, say).
+     */
+    public synchronized void stopping(Instant at) {
+        if (!stopRequested || at == null) {
+            stopAt = at;
+        }
         stopRequested = true;
         script.stopping();
         tools.stopping();
+    }
+
+    private boolean openedAfterTheStop(CliEvent turnStart) {
+        return stopRequested && (stopAt == null || turnStart.timestamp() == null || !turnStart.timestamp().isBefore(stopAt));
     }
 
     /** The call that has been running longest and since when (this machine's {@link System#nanoTime}), or null. */

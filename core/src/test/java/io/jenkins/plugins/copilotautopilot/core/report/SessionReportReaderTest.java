@@ -61,6 +61,21 @@ class SessionReportReaderTest {
     }
 
     @Test
+    void aStopJournaledInTheMiddleOfABacklogCountsTheTurnsTheCliHadOpenedBeforeIt() throws IOException {
+        String journal = String.join("\n",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"1\"},\"timestamp\":\"2026-01-01T00:00:01Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"1\"},\"timestamp\":\"2026-01-01T00:00:02Z\"}",
+                "{\"type\":\"autopilot.stopping\",\"data\":{\"termination\":\"OVER_BUDGET\"},\"timestamp\":\"2026-01-01T00:01:00Z\"}",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:00:03Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:00:04Z\"}",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"3\"},\"timestamp\":\"2026-01-01T00:01:01Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"3\"},\"timestamp\":\"2026-01-01T00:01:02Z\"}");
+
+        assertThat(SessionReportReader.read(new StringReader(journal)).totals().turns())
+                .as("as the console counted them: the stop was decided after turn 2 had begun").isEqualTo(2);
+    }
+
+    @Test
     void nudgesDeniedCallsAndErrorsShowWhereTheyHappened() throws IOException {
         assertThat(reportOf("cli-nudge").turns()).extracting(TurnReport::afterNudge).containsExactly(false, true);
         assertThat(reportOf("cli-perm-autopilot-noallow").turns().get(0).toolCalls().get(0))

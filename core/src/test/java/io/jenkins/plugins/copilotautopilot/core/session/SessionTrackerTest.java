@@ -194,6 +194,29 @@ class SessionTrackerTest {
     }
 
     @Test
+    void turnsTheCliOpenedBeforeTheStopAreCountedThoughTheyAreReadAfterIt() {
+        // a follower catching up after a restart decides to stop at turn 1 of a backlog the CLI ran while nobody followed
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"1\"},\"timestamp\":\"2026-01-01T00:00:01Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"1\"},\"timestamp\":\"2026-01-01T00:00:02Z\"}");
+        tracker.stopping(java.time.Instant.parse("2026-01-01T00:01:00Z"));
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:00:03Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:00:04Z\"}",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"3\"},\"timestamp\":\"2026-01-01T00:01:00.5Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"3\"},\"timestamp\":\"2026-01-01T00:01:01Z\"}");
+
+        assertThat(tracker.state().turns()).as("turn 2 was a model call before the stop; turn 3 came after it").isEqualTo(2);
+    }
+
+    @Test
+    void afterTheClisOwnAbortNoTurnIsCountedWhateverItsTime() {
+        tracker.stopping(java.time.Instant.parse("2026-01-01T00:01:00Z"));
+        feed("{\"type\":\"abort\",\"data\":{\"reason\":\"user_initiated\"},\"timestamp\":\"2026-01-01T00:00:10Z\"}",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:00:11Z\"}");
+
+        assertThat(tracker.state().turns()).isZero();
+    }
+
+    @Test
     void aShellLineTheStopCutShortIsInterruptedEvenWhenItsLastCommandSucceeds() {
         // QA, a budget stop: `sleep 30; echo two` — sleep killed, echo ran, the CLI said success with exit code 0
         feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"1\"}}");
