@@ -94,6 +94,8 @@ public final class SessionDriver implements AgentSession.Owner {
      */
     static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private long reportedLostBytes;
+    private static final long BUILD_LOOK_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private volatile long lastBuildLookNanos = System.nanoTime();
 
     public SessionDriver(String invocationId, Build build) {
         this.invocationId = invocationId;
@@ -225,6 +227,10 @@ public final class SessionDriver implements AgentSession.Owner {
         }
         try {
             s.maintain();
+            if (!stopRequested && buildEndedWithoutIt()) {
+                LOGGER.info(() -> "the build of Copilot session " + invocationId + " ended without it (a forcible end): stopping the CLI");
+                requestStop();
+            }
             AgentSession.Trouble trouble = s.trouble();
             if (trouble instanceof AgentSession.Gone gone) {
                 s.stop(); // what still runs from the gone folder: durable-task's stop needs no files
@@ -269,6 +275,26 @@ public final class SessionDriver implements AgentSession.Owner {
         } catch (IOException | InterruptedException | RuntimeException e) {
             LOGGER.log(Level.WARNING, "following a Copilot session failed", e);
             return PollingScheduler.Next.LATER;
+        }
+    }
+
+    /**
+     * Whether the build has ended while its session runs, looked at every few seconds: a Pipeline killed by force
+     * (the stop button's last resort) tells its steps nothing, and its session would run on, and spend, for nobody.
+     */
+    private boolean buildEndedWithoutIt() {
+        long now = System.nanoTime();
+        if (now - lastBuildLookNanos < BUILD_LOOK_NANOS || controllerClosing()) {
+            return false;
+        }
+        lastBuildLookNanos = now;
+        try {
+            return !build.run().isBuilding();
+        } catch (IOException e) {
+            return true; // a Pipeline killed by force has no program left to reach its build through
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -462,6 +488,7 @@ public final class SessionDriver implements AgentSession.Owner {
                         SessionCleanup.later(s);
                     }
                 }
+                foldersSeenTo();
                 written = s != null && ChangesFile.write(build.state(), result, build.listener());
                 if (s != null) {
                     AnswerFiles.write(build.state(), result, build.listener());
@@ -479,6 +506,17 @@ public final class SessionDriver implements AgentSession.Owner {
                 build.ended(result, written);
             }
         });
+    }
+
+    /** The session's folders are deleted, or will be: its build need not see to them as it completes. */
+    private void foldersSeenTo() {
+        try {
+            UnendedSessions.endedWithItsFolders(build.run(), invocationId);
+        } catch (IOException e) {
+            LOGGER.log(Level.FINE, "no build to un-note a Copilot session in", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void recordOnBuild(SessionResult result) {

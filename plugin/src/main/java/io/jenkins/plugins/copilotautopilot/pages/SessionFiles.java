@@ -14,6 +14,7 @@ import java.nio.file.Path;
 public final class SessionFiles {
     public static final String FOLDER = "copilot-autopilot";
     private static final String CHECKPOINT_SUFFIX = ".checkpoint";
+    private static final String LAUNCHED_SUFFIX = ".launched";
 
     private SessionFiles() {
     }
@@ -37,6 +38,24 @@ public final class SessionFiles {
     /** The follower's checkpoint of one step invocation. */
     public static Path checkpoint(Run<?, ?> run, String invocationId) {
         return SafeFileNames.resolveInside(new File(run.getRootDir(), FOLDER).toPath(), invocationId + CHECKPOINT_SUFFIX);
+    }
+
+    /** Where one step invocation launched its session ({@code UnendedSessions}): noted until its end saw to its folders. */
+    public static Path launched(Run<?, ?> run, String invocationId) {
+        return SafeFileNames.resolveInside(new File(run.getRootDir(), FOLDER).toPath(), invocationId + LAUNCHED_SUFFIX);
+    }
+
+    /** The sessions of this build noted by {@link #launched} and not un-noted since. */
+    public static java.util.List<Path> stillLaunched(Run<?, ?> run) {
+        Path folder = new File(run.getRootDir(), FOLDER).toPath();
+        if (!Files.isDirectory(folder)) {
+            return java.util.List.of();
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(LAUNCHED_SUFFIX)).toList();
+        } catch (IOException e) {
+            return java.util.List.of();
+        }
     }
 
     /** A recorded journal of this build, by its file name (as the build's session record names it). */

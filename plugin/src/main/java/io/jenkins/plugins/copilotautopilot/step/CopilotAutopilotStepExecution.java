@@ -4,6 +4,7 @@ import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.follow.Following;
 import io.jenkins.plugins.copilotautopilot.follow.SessionDriver;
+import io.jenkins.plugins.copilotautopilot.follow.UnendedSessions;
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.Outcomes;
 import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
@@ -241,6 +242,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             return;
         }
         context.saveState(); // a restart from here on removes the launch folder, which stops a CLI that started
+        UnendedSessions.launching(context.get(Run.class), invocationId, state.launchNode(), state.launchFolder());
         AgentSession session = SessionStart.launch(prepared, launcher(), listener(), d);
         if (session == null) {
             d.end(prepared.follower().result()); // it could not start: the follower says why
@@ -335,9 +337,31 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             if (controllerGoesDown()) {
                 return; // Jenkins stops its threads as it shuts down: the step is resumed again once it is back
             }
-            failOnce(d, e);
+            failAbandoning(d, s, e);
         } catch (RuntimeException e) {
-            failOnce(d, e);
+            failAbandoning(d, s, e);
+        }
+    }
+
+    /**
+     * Ends the step without following its session again: whatever of the session still runs on its agent is stopped
+     * once that agent answers (its folders are deleted, which ends the CLI), instead of running on for nobody.
+     */
+    private void failAbandoning(SessionDriver d, ResumeState s, Throwable e) {
+        if (d.claimWithoutSession()) {
+            abandon(d, s);
+            getContext().onFailure(e);
+        }
+    }
+
+    private void abandon(SessionDriver d, ResumeState s) {
+        new AgentSession(s.location(), d).deleteFoldersLater();
+        try {
+            UnendedSessions.endedWithItsFolders(getContext().get(Run.class), s.invocationId());
+        } catch (IOException e) {
+            LOGGER.log(Level.FINE, "the build is gone: its completion saw to the session's folders", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -348,7 +372,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             return;
         }
         if (System.currentTimeMillis() - s.startedAtMillis() > s.endedForSureAfterMillis()) {
-            failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
+            failAbandoning(d, s, new AbortException(Messages.CopilotAutopilotStepExecution_NeverBack(s.location().displayNode())));
             return;
         }
         if (!reportedUnreachable) {
@@ -406,7 +430,9 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             d.unfollowed(f, session);
             return ending.apply(f);
         }, e -> {
+            // the build ended meanwhile (a forcible end leaves it no log to write to): not recorded, but still stopped
             LOGGER.log(Level.FINE, "could not record a Copilot session that was not followed again", e);
+            abandon(d, s);
             getContext().onFailure(cause);
         });
     }

@@ -263,6 +263,32 @@ public class DurableExecutionRestartTest {
         }
     }
 
+    @Test
+    void aBuildForciblyEndedBeforeItsSessionWasFollowedAgainStillStopsItsCliOnceTheAgentAnswers() throws Throwable {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").usingTokens(1200, 80).hangingWith("997.5");
+        String[] runId = new String[1];
+        long retry = FolderDeletionsAccess.retrySeconds(1);
+        try {
+            sessions.then(j -> {
+                runId[0] = startOnAgent(j, "gone", fake);
+                goneForGood(j, "gone");
+            });
+            sessions.then(j -> {
+                // the stop button of a build not yet running again is workflow-job's hard kill: the build ends at once,
+                // and its steps, resumed or not, are never told
+                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+                b.doKill();
+                j.waitForCompletion(b);
+                j.assertBuildStatus(Result.ABORTED, b);
+                assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
+                backAndCleanedUp(j, "gone", runId[0]);
+            });
+        } finally {
+            FolderDeletionsAccess.retrySeconds(retry);
+            killSurvivors(runId[0]);
+        }
+    }
+
     /** Counted once the session of the test below is recorded and its end held; the hold ends when the test says. */
     private static final java.util.concurrent.CountDownLatch RECORDED = new java.util.concurrent.CountDownLatch(1);
     private static final java.util.concurrent.CountDownLatch LET_GO = new java.util.concurrent.CountDownLatch(1);

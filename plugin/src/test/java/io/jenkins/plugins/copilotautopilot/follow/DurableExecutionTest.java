@@ -2,6 +2,7 @@ package io.jenkins.plugins.copilotautopilot.follow;
 
 import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.SessionFiles;
+import io.jenkins.plugins.copilotautopilot.testing.SessionFolders;
 import io.jenkins.plugins.copilotautopilot.testing.Waits;
 import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotBuilder;
 import io.jenkins.plugins.copilotautopilot.step.CopilotAutopilotStep;
@@ -95,6 +96,26 @@ class DurableExecutionTest {
         assertNotNull(action);
         assertEquals("ABORTED", action.getSessions().get(0).getEnding().getOutcome());
         assertThat(Files.readString(b.getRootDir().toPath().resolve("build.xml")), containsString("ABORTED"));
+    }
+
+    @Test
+    void aPipelineEndedByForceStillStopsItsCliAndDeletesItsFolders() throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("991.7");
+        Path cli = fake.write();
+        WorkflowJob p = TestPipelines.create(j, "node { " + step(cli, "") + " }");
+        WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        awaitFile(fake.envFile());
+        String runId = fake.runId();
+        assertThat(ProcessTable.survivorsOf(runId), not(empty()));
+
+        // the last of the stop button's escalations: the build ends at once, and its steps are told nothing
+        b.doKill();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.ABORTED, b);
+        Waits.waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), java.time.Duration.ofSeconds(60));
+        Waits.waitFor(() -> SessionFolders.left(j, b).isEmpty(), java.time.Duration.ofSeconds(30));
     }
 
     @Test
