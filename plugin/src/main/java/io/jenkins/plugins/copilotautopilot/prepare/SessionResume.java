@@ -1,5 +1,7 @@
 package io.jenkins.plugins.copilotautopilot.prepare;
 
+import io.jenkins.plugins.copilotautopilot.core.journal.EventJournal;
+
 import io.jenkins.plugins.copilotautopilot.Messages;
 import io.jenkins.plugins.copilotautopilot.agent.AgentSession;
 import io.jenkins.plugins.copilotautopilot.follow.SessionEngines;
@@ -75,6 +77,8 @@ public final class SessionResume {
         }
         List<String> secrets = CliCommand.secretValues(taskSecrets, new LinkedHashSet<>(sources.secretVariables()), env);
         Checkpoint checkpoint = SessionJournal.readCheckpoint(run, state.invocationId());
+        java.time.Instant stoppedAt = EventJournal.firstStopping(SessionFiles.journal(run, state.invocationId()).toPath(),
+                checkpoint.journalBytes());
         OutputStream journal = SessionJournal.continueAt(run, state.invocationId(), checkpoint);
         CliSession reading = session;
         if (session == null) {
@@ -94,7 +98,7 @@ public final class SessionResume {
             SessionFollower follower = SessionEngines.engine(listener, journal, state.plan().get(SessionSettings.AGENT_TEXT_IN_CONSOLE),
                             Usage.guard(run, state.invocationId()), state.secrets().tokenCredentialsId() == null ? null
                                     : "credential '" + state.secrets().tokenCredentialsId() + "'")
-                    .resume(state.plan(), secrets, reading, checkpoint, state.startedAtMillis());
+                    .resume(state.plan(), secrets, reading, checkpoint, state.startedAtMillis(), stoppedAt);
             if (follower.approvals() != null) {
                 LiveSessions.approvals(run, state.invocationId(), follower.approvals());
             }

@@ -227,8 +227,17 @@ public class DurableExecutionRestartTest {
         }
     }
 
-    @Test
-    void aSessionWhoseAgentDoesNotComeBackIsRecordedAndItsCliStoppedOnceTheAgentAnswers() throws Throwable {
+    /** What a test does after the restart, its agent away: given the build and its CLI's run id. */
+    @FunctionalInterface
+    private interface AfterRestart {
+        void run(JenkinsRule j, WorkflowRun b, String runId) throws Throwable;
+    }
+
+    /**
+     * A session with its first turn's usage noted, on an agent that goes away for good as the controller restarts;
+     * {@code then} runs after the restart, and whatever of the CLI survives the test is killed.
+     */
+    private void agentGoneAcrossARestart(AfterRestart then) throws Throwable {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").usingTokens(1200, 80).hangingWith("997.5");
         String[] runId = new String[1];
         long retry = FolderDeletionsAccess.retrySeconds(1);
@@ -240,23 +249,7 @@ public class DurableExecutionRestartTest {
                 waitFor(() -> checkpointed(b, c -> c.usageOffset() > 0), Duration.ofSeconds(10));
                 goneForGood(j, "gone");
             });
-            sessions.then(j -> {
-                // nobody starts the agent again: the node block gives up on it (after 15 s in tests, five minutes else)
-                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
-                j.waitForCompletion(b);
-                j.assertBuildStatus(Result.ABORTED, b); // the node step's verdict
-                j.assertLogContains("before the session on gone was followed again", b);
-                CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
-                assertNotNull(action, "the session is recorded on the build");
-                SessionRecord record = action.getSessions().get(0);
-                assertEquals("ABORTED", record.getEnding().getOutcome());
-                // what the session did before the restart, as its journal tells it, not an empty session
-                assertEquals(1, record.getActivity().getTurns());
-                assertEquals(1200L, record.getUsage().getInputTokens());
-                assertEquals(80L, record.getUsage().getOutputTokens());
-                assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
-                backAndCleanedUp(j, "gone", runId[0]);
-            });
+            sessions.then(j -> then.run(j, j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1), runId[0]));
         } finally {
             FolderDeletionsAccess.retrySeconds(retry);
             killSurvivors(runId[0]);
@@ -264,29 +257,36 @@ public class DurableExecutionRestartTest {
     }
 
     @Test
+    void aSessionWhoseAgentDoesNotComeBackIsRecordedAndItsCliStoppedOnceTheAgentAnswers() throws Throwable {
+        agentGoneAcrossARestart((j, b, runId) -> {
+            // nobody starts the agent again: the node block gives up on it (after 15 s in tests, five minutes else)
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.ABORTED, b); // the node step's verdict
+            j.assertLogContains("before the session on gone was followed again", b);
+            CopilotAutopilotRunAction action = b.getAction(CopilotAutopilotRunAction.class);
+            assertNotNull(action, "the session is recorded on the build");
+            SessionRecord record = action.getSessions().get(0);
+            assertEquals("ABORTED", record.getEnding().getOutcome());
+            // what the session did before the restart, as its journal tells it, not an empty session
+            assertEquals(1, record.getActivity().getTurns());
+            assertEquals(1200L, record.getUsage().getInputTokens());
+            assertEquals(80L, record.getUsage().getOutputTokens());
+            assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId).isEmpty(), is(false));
+            backAndCleanedUp(j, "gone", runId);
+        });
+    }
+
+    @Test
     void aBuildForciblyEndedBeforeItsSessionWasFollowedAgainStillStopsItsCliOnceTheAgentAnswers() throws Throwable {
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").usingTokens(1200, 80).hangingWith("997.5");
-        String[] runId = new String[1];
-        long retry = FolderDeletionsAccess.retrySeconds(1);
-        try {
-            sessions.then(j -> {
-                runId[0] = startOnAgent(j, "gone", fake);
-                goneForGood(j, "gone");
-            });
-            sessions.then(j -> {
-                // the stop button of a build not yet running again is workflow-job's hard kill: the build ends at once,
-                // and its steps, resumed or not, are never told
-                WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
-                b.doKill();
-                j.waitForCompletion(b);
-                j.assertBuildStatus(Result.ABORTED, b);
-                assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId[0]).isEmpty(), is(false));
-                backAndCleanedUp(j, "gone", runId[0]);
-            });
-        } finally {
-            FolderDeletionsAccess.retrySeconds(retry);
-            killSurvivors(runId[0]);
-        }
+        agentGoneAcrossARestart((j, b, runId) -> {
+            // the stop button of a build not yet running again is workflow-job's hard kill: the build ends at once,
+            // and its steps, resumed or not, are never told
+            b.doKill();
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.ABORTED, b);
+            assertThat("the CLI runs on while its agent is away", ProcessTable.survivorsOf(runId).isEmpty(), is(false));
+            backAndCleanedUp(j, "gone", runId);
+        });
     }
 
     /** Counted once the session of the test below is recorded and its end held; the hold ends when the test says. */

@@ -74,9 +74,12 @@ class DurableExecutionTest {
         assertTrue(Files.exists(file), file + " never appeared");
     }
 
-    @Test
-    void aPipelineAbortEndsOnlyOnceTheCliTreeIsGoneAndTheSessionIsRecorded() throws Exception {
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("991.5");
+    /** A Pipeline build whose session hangs in its first turn, and the run id of its CLI's processes. */
+    private record Hanging(WorkflowRun build, String runId) {
+    }
+
+    private Hanging hangingInTurnOne(String hangSeconds) throws Exception {
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith(hangSeconds);
         Path cli = fake.write();
         WorkflowJob p = TestPipelines.create(j, "node { " + step(cli, "") + " }");
         WorkflowRun b = p.scheduleBuild2(0).waitForStart();
@@ -84,6 +87,14 @@ class DurableExecutionTest {
         awaitFile(fake.envFile());
         String runId = fake.runId();
         assertThat(ProcessTable.survivorsOf(runId), not(empty()));
+        return new Hanging(b, runId);
+    }
+
+    @Test
+    void aPipelineAbortEndsOnlyOnceTheCliTreeIsGoneAndTheSessionIsRecorded() throws Exception {
+        Hanging started = hangingInTurnOne("991.5");
+        WorkflowRun b = started.build();
+        String runId = started.runId();
 
         b.doStop();
         j.waitForCompletion(b);
@@ -100,14 +111,9 @@ class DurableExecutionTest {
 
     @Test
     void aPipelineEndedByForceStillStopsItsCliAndDeletesItsFolders() throws Exception {
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("991.7");
-        Path cli = fake.write();
-        WorkflowJob p = TestPipelines.create(j, "node { " + step(cli, "") + " }");
-        WorkflowRun b = p.scheduleBuild2(0).waitForStart();
-        j.waitForMessage("[copilot] Turn 1", b);
-        awaitFile(fake.envFile());
-        String runId = fake.runId();
-        assertThat(ProcessTable.survivorsOf(runId), not(empty()));
+        Hanging started = hangingInTurnOne("991.7");
+        WorkflowRun b = started.build();
+        String runId = started.runId();
 
         // the last of the stop button's escalations: the build ends at once, and its steps are told nothing
         b.doKill();

@@ -192,7 +192,19 @@ public final class AutopilotEngine {
      */
     public SessionFollower resume(SessionPlan plan, Collection<String> secrets, CliSession session, Checkpoint checkpoint,
                                   long startedAtMillis) throws IOException, InterruptedException {
+        return resume(plan, secrets, session, checkpoint, startedAtMillis, null);
+    }
+
+    /**
+     * @param stoppedAt when the follower before the restart decided to stop the session (its journal says so up to the
+     *                  checkpoint), or null: the turns the CLI opened after it are not counted, as that follower did not
+     */
+    public SessionFollower resume(SessionPlan plan, Collection<String> secrets, CliSession session, Checkpoint checkpoint,
+                                  long startedAtMillis, java.time.Instant stoppedAt) throws IOException, InterruptedException {
         SessionFollower follower = newFollower(plan, secrets, startedAtMillis, true, checkpoint.journalBytes());
+        if (stoppedAt != null) {
+            follower.stoppedAt(stoppedAt);
+        }
         follower.catchUp(session, checkpoint);
         return follower;
     }

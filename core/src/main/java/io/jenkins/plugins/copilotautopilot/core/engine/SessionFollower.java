@@ -230,6 +230,11 @@ public final class SessionFollower {
         warnings.add(masked);
     }
 
+    /** A stop decided by the follower before this one, at {@code at} ({@link SessionTracker#stoppedAt}). */
+    void stoppedAt(java.time.Instant at) {
+        tracker.stoppedAt(at);
+    }
+
     /** Whether the CLI was asked to stop and the follower waits for it to end. */
     public synchronized boolean isStopping() {
         return stopping != null;

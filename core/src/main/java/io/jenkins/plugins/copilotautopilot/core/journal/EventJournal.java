@@ -137,6 +137,34 @@ public final class EventJournal implements Closeable {
     }
 
     /** Writes one of our own records; {@code data} is masked like everything else. */
+    /**
+     * When the first stop was decided in the first {@code bytes} of the journal {@code journal} (its {@link #STOPPING}
+     * record), or null: a follower resumed after a restart counts the session's turns as the one before it did.
+     */
+    public static Instant firstStopping(Path journal, long bytes) throws IOException {
+        if (!Files.exists(journal)) {
+            return null;
+        }
+        EventParser parser = new EventParser();
+        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(journal))) {
+            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            long read = 0;
+            for (int b = in.read(); b != -1 && read < bytes; b = in.read()) {
+                read++;
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
+                }
+                String text = line.toString(java.nio.charset.StandardCharsets.UTF_8);
+                line.reset();
+                if (text.contains(STOPPING) && parser.parse(text) instanceof CliEvent event && STOPPING.equals(event.type())) {
+                    return event.timestamp();
+                }
+            }
+        }
+        return null;
+    }
+
     public synchronized void recordOwn(String type, JsonNode data) {
         deltas.releaseAll();
         writeOwn(type, data);

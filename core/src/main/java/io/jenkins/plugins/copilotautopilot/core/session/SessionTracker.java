@@ -67,6 +67,8 @@ public final class SessionTracker {
     private boolean stopRequested;
     /** When the stop was decided (null: as its first word was read, which names no time). */
     private Instant stopAt;
+    /** A stop the follower before this one decided, not yet reached in the CLI's events ({@link #stoppedAt}). */
+    private Instant stopDecidedBefore;
     private ResultInfo result;
     private String model;
     private Long inputTokens;
@@ -90,6 +92,7 @@ public final class SessionTracker {
     }
 
     public void accept(CliEvent event) {
+        stopWhereItWasDecided(event);
         synchronized (this) {
             events++;
             script.movedOn();
@@ -367,6 +370,26 @@ public final class SessionTracker {
         stopRequested = true;
         script.stopping();
         tools.stopping();
+    }
+
+    /**
+     * A stop decided at {@code at} by the follower before this one (the controller restarted since): it takes effect
+     * where the CLI's events reach that time, as it did for that follower.
+     */
+    public synchronized void stoppedAt(Instant at) {
+        stopDecidedBefore = at;
+    }
+
+    private void stopWhereItWasDecided(CliEvent event) {
+        Instant at;
+        synchronized (this) {
+            at = stopDecidedBefore;
+            if (at == null || event.timestamp() == null || event.timestamp().isBefore(at)) {
+                return;
+            }
+            stopDecidedBefore = null;
+        }
+        stopping(at);
     }
 
     private boolean openedAfterTheStop(CliEvent turnStart) {

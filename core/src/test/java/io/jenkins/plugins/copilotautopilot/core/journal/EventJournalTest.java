@@ -31,6 +31,20 @@ class EventJournalTest {
     }
 
     @Test
+    void theFirstStopIsFoundOnlyWithinTheCheckpointsBytes(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String before = "{\"type\":\"assistant.turn_start\",\"data\":{},\"timestamp\":\"2026-01-01T00:00:01Z\"}\n";
+        String stop = "{\"type\":\"autopilot.stopping\",\"data\":{\"termination\":\"OVER_BUDGET\"},\"timestamp\":\"2026-01-01T00:01:00Z\"}\n";
+        String later = "{\"type\":\"autopilot.stopping\",\"data\":{},\"timestamp\":\"2026-01-01T00:02:00Z\"}\n";
+        Path journal = dir.resolve("s.jsonl");
+        java.nio.file.Files.writeString(journal, before + stop + later);
+        long upToTheStop = (before + stop).getBytes(StandardCharsets.UTF_8).length;
+
+        assertThat(EventJournal.firstStopping(journal, upToTheStop)).isEqualTo(java.time.Instant.parse("2026-01-01T00:01:00Z"));
+        assertThat(EventJournal.firstStopping(journal, upToTheStop - 1)).as("a record the checkpoint does not count whole").isNull();
+        assertThat(EventJournal.firstStopping(dir.resolve("none.jsonl"), 100)).isNull();
+    }
+
+    @Test
     void keepsEventLinesAsWrittenButMasked() throws Exception {
         String raw = "{\"type\":\"tool.shell_output\",\"data\":{\"text\":\"key " + SECRET + "\\n\"},\"ephemeral\":true}";
         journal.recordEvent((CliEvent) new EventParser().parse(raw));

@@ -208,6 +208,22 @@ class SessionTrackerTest {
     }
 
     @Test
+    void aStopTheFollowerBeforeARestartDecidedTakesEffectWhereTheClisEventsReachItsTime() {
+        // the resumed follower reads the session again from its start: the stop comes where it came the first time
+        tracker.stoppedAt(java.time.Instant.parse("2026-01-01T00:01:00Z"));
+        feed("{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"1\"},\"timestamp\":\"2026-01-01T00:00:01Z\"}",
+                "{\"type\":\"tool.execution_start\",\"data\":{\"toolCallId\":\"c1\",\"toolName\":\"bash\",\"arguments\":{\"command\":\"echo one\"}},\"timestamp\":\"2026-01-01T00:00:02Z\"}",
+                "{\"type\":\"tool.execution_complete\",\"data\":{\"toolCallId\":\"c1\",\"success\":true},\"timestamp\":\"2026-01-01T00:00:03Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"1\"},\"timestamp\":\"2026-01-01T00:00:04Z\"}",
+                "{\"type\":\"session.autopilot_stopped\",\"data\":{\"reason\":\"aborted\"},\"timestamp\":\"2026-01-01T00:01:00.2Z\"}",
+                "{\"type\":\"assistant.turn_start\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:01:00.3Z\"}",
+                "{\"type\":\"assistant.turn_end\",\"data\":{\"turnId\":\"2\"},\"timestamp\":\"2026-01-01T00:01:00.4Z\"}");
+
+        assertThat(tracker.state().turns()).as("the turn the CLI opened after the stop, as the first follower counted").isEqualTo(1);
+        assertThat(completed).singleElement().extracting(ToolCall::status).isEqualTo(ToolStatus.SUCCEEDED);
+    }
+
+    @Test
     void afterTheClisOwnAbortNoTurnIsCountedWhateverItsTime() {
         tracker.stopping(java.time.Instant.parse("2026-01-01T00:01:00Z"));
         feed("{\"type\":\"abort\",\"data\":{\"reason\":\"user_initiated\"},\"timestamp\":\"2026-01-01T00:00:10Z\"}",
