@@ -94,6 +94,8 @@ public final class SessionDriver implements AgentSession.Owner {
      */
     static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private long reportedLostBytes;
+    /** Tests only: runs on the recorder thread just before a session is recorded (a controller dying in that window). */
+    static volatile Runnable beforeRecording = () -> { };
     private static final long BUILD_LOOK_NANOS = TimeUnit.SECONDS.toNanos(5);
     private volatile long lastBuildLookNanos = System.nanoTime();
 
@@ -404,6 +406,15 @@ public final class SessionDriver implements AgentSession.Owner {
     }
 
     /**
+     * A session that had ended, and whose result its journal holds, before the controller went down without recording
+     * it: it is ended with that result ({@link #endWith}), its folders deleted, with no follower (its closing lines
+     * were printed); what needed one (its kept state, its spans) went with the controller.
+     */
+    public void journaled(AgentSession session) {
+        this.session = session;
+    }
+
+    /**
      * Ends the session once with what {@code ending} makes, made only by the caller that ends it: a follower prints its
      * closing lines as it makes its result, and a second follower's (a stop and a resumption after a restart, each
      * with one of its own) must never reach the log. When no result can be made, {@code cannot} ends the build step.
@@ -464,13 +475,14 @@ public final class SessionDriver implements AgentSession.Owner {
                 // the record first, from what the controller holds: it is what a controller that goes down before the
                 // step ends finds when it is back (the step then ends as recorded); what needs the agent comes after
                 countUsage(result);
+                beforeRecording.run();
                 recordOnBuild(result);
                 String kept = build.state() == null ? null : build.state().plan().get(SessionSettings.SESSION);
-                if (s != null && kept != null) {
+                if (s != null && kept != null && follower != null) {
                     keepSoon(s, kept);
                 }
                 java.util.concurrent.atomic.AtomicReference<byte[]> spans = new java.util.concurrent.atomic.AtomicReference<>();
-                if (s != null && build.state() != null && build.state().plan().get(SessionSettings.OTEL)) {
+                if (s != null && follower != null && build.state() != null && build.state().plan().get(SessionSettings.OTEL)) {
                     boundedOnPool(() -> {
                         spans.set(SessionSpans.save(build.run(), invocationId, s, follower.masker(), build.state().traceParent(),
                                 build.listener()));

@@ -57,13 +57,41 @@ public final class SessionJournal {
      */
     static Path finish(Run<?, ?> run, String invocationId) throws IOException {
         try {
-            return JournalFiles.compress(SessionFiles.journal(run, invocationId).toPath());
+            Path journal = SessionFiles.journal(run, invocationId).toPath();
+            Path compressed = compressed(journal);
+            if (!Files.exists(journal) && Files.exists(compressed)) {
+                return compressed; // compressed by a controller that went down before it recorded the session
+            }
+            return JournalFiles.compress(journal);
         } finally {
             try {
                 Files.deleteIfExists(SessionFiles.checkpoint(run, invocationId));
             } catch (IOException e) {
                 // a stale checkpoint of a finished session is never read
             }
+        }
+    }
+
+    private static Path compressed(Path journal) {
+        return journal.resolveSibling(journal.getFileName() + JournalFiles.COMPRESSED_SUFFIX);
+    }
+
+    /**
+     * The result the session's journal closed with, whole (not cut back to the checkpoint), or null when it did not
+     * close: its follower made its result, printed its closing lines and journaled it, and then the controller went down
+     * before the session was recorded.
+     */
+    public static io.jenkins.plugins.copilotautopilot.core.engine.SessionResult closedWith(Run<?, ?> run, String invocationId) {
+        Path journal = SessionFiles.journal(run, invocationId).toPath();
+        Path read = Files.exists(journal) ? journal : compressed(journal);
+        if (!Files.exists(read)) {
+            return null;
+        }
+        try {
+            JsonNode closing = JournalFiles.closingRecord(read);
+            return closing == null || !closing.isObject() ? null : io.jenkins.plugins.copilotautopilot.core.engine.ClosingRecord.read(closing);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

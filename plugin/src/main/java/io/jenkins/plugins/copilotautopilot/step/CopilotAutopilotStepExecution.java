@@ -306,7 +306,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             failOnce(d, new AbortException(Messages.CopilotAutopilotStepExecution_RestartBeforeStart()));
             return;
         }
-        if (endedAsRecorded(d, s)) {
+        if (endedAsRecorded(d, s) || endedAsJournaled(d, s)) {
             return;
         }
         try {
@@ -466,7 +466,7 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
             return;
         }
         if ((resumed || beforeResume) && d.follower() == null && s != null && s.location() != null && !d.isCompleted()) {
-            if (endedAsRecorded(d, s)) {
+            if (endedAsRecorded(d, s) || endedAsJournaled(d, s)) {
                 return;
             }
             // stopped after a restart before the session was followed again (its agent may not have answered since):
@@ -542,6 +542,29 @@ final class CopilotAutopilotStepExecution extends AbstractStepExecutionImpl impl
      *
      * @return whether it had been recorded (the step is ended, or was already)
      */
+    /**
+     * The session had ended and its follower had made its result (its closing lines printed, its journal closed with
+     * it) when the controller went down before recording it; the agent may well have deleted its folders since (it
+     * does once it has handed the end over). It is recorded as its journal closed, without its closing lines again.
+     */
+    private boolean endedAsJournaled(SessionDriver d, ResumeState s) {
+        SessionResult journaled;
+        try {
+            journaled = SessionJournal.closedWith(getContext().get(Run.class), s.invocationId());
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+        if (journaled == null) {
+            return false;
+        }
+        listener().getLogger().println(Messages.CopilotAutopilotStepExecution_EndedAsJournaled(journaled.outcome().name()));
+        d.endWith(() -> {
+            d.journaled(new AgentSession(s.location(), d));
+            return journaled;
+        }, e -> getContext().onFailure(e));
+        return true;
+    }
+
     private boolean endedAsRecorded(SessionDriver d, ResumeState s) {
         SessionRecord recorded;
         Run<?, ?> run;

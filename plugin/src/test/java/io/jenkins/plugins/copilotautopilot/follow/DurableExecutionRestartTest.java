@@ -289,6 +289,65 @@ public class DurableExecutionRestartTest {
         });
     }
 
+    /**
+     * The controller goes down after the session ended and its follower made its result (its closing lines printed, its
+     * journal closed with it), before the session was recorded: after the restart it is recorded as its journal closed,
+     * and not ended again (no second closing block, no "lost" ending though the agent deleted its folders meanwhile).
+     */
+    @Test
+    void aSessionThatEndedJustBeforeTheControllerWentDownUnrecordedIsRecordedAsItsJournalClosed() throws Throwable {
+        Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
+        java.util.concurrent.CountDownLatch reached = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+        Thread[] holding = new Thread[1];
+        SessionDriver.beforeRecording = () -> {
+            holding[0] = Thread.currentThread();
+            reached.countDown();
+            boolean interrupted = false;
+            while (letGo.getCount() > 0) {
+                try {
+                    letGo.await();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the controller's shutdown does not end the hold: as if it died here
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("the controller died before the session was recorded");
+        };
+        try {
+            sessions.then(j -> {
+                TestCredentials.addToken(j);
+                WorkflowRun b = TestPipelines.create(j, "node { def r = copilotAutopilot prompt: 'Create hello.txt', "
+                        + "credentialsId: 'copilot-token', copilotPath: '" + cli + "'\n echo \"value: outcome=${r.outcome} turns=${r.turns}\" }")
+                        .scheduleBuild2(0).waitForStart();
+                assertThat("the session ended", reached.await(2, java.util.concurrent.TimeUnit.MINUTES), is(true));
+                j.assertLogContains("[copilot] COMPLETED: ", b);
+                CopilotAutopilotRunAction live = b.getAction(CopilotAutopilotRunAction.class);
+                assertThat("not recorded", live == null || live.getSessions().isEmpty(), is(true));
+            });
+        } finally {
+            SessionDriver.beforeRecording = () -> { };
+            letGo.countDown();
+        }
+        waitFor(() -> java.util.Arrays.stream(holding[0].getStackTrace()).noneMatch(f -> f.getClassName().startsWith("io.jenkins.plugins.copilotautopilot")),
+                Duration.ofSeconds(30));
+        sessions.then(j -> {
+            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+            j.waitForCompletion(b);
+            j.assertBuildStatus(Result.SUCCESS, b);
+            j.assertLogContains("[copilot] The session had ended COMPLETED before Jenkins went down", b);
+            j.assertLogContains("value: outcome=COMPLETED turns=2", b);
+            assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.startsWith("[copilot] COMPLETED: ")).count(), "one closing line");
+            j.assertLogNotContains("Lost", b);
+            SessionRecord record = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
+            assertEquals("COMPLETED", record.getEnding().getOutcome());
+            assertEquals(2, record.getActivity().getTurns());
+            SessionFolders.assertNoSessionFolderLeft(j, b);
+        });
+    }
+
     /** Counted once the session of the test below is recorded and its end held; the hold ends when the test says. */
     private static final java.util.concurrent.CountDownLatch RECORDED = new java.util.concurrent.CountDownLatch(1);
     private static final java.util.concurrent.CountDownLatch LET_GO = new java.util.concurrent.CountDownLatch(1);

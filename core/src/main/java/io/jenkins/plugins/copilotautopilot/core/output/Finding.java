@@ -39,8 +39,8 @@ public record Finding(String path, int line, int endLine, Severity severity, Str
         }
     }
 
-    /** A finding of an answer that follows {@link ReviewFindings#SCHEMA}. */
-    static Finding of(JsonNode node) {
+    /** A finding of an answer that follows {@link ReviewFindings#SCHEMA}, or as {@link #toMap} put it. */
+    public static Finding of(JsonNode node) {
         int line = Math.max(1, node.path("line").asInt(1));
         int end = Math.max(line, node.path("endLine").asInt(line));
         return new Finding(node.path("path").asText(""), line, end, Severity.of(node.path("severity").asText(null)),
