@@ -289,6 +289,41 @@ public class DurableExecutionRestartTest {
         });
     }
 
+    /** Waits for {@code letGo} whatever interrupts it (the controller's shutdown): as if the controller died here. */
+    private static void holdUntil(java.util.concurrent.CountDownLatch letGo) {
+        boolean interrupted = false;
+        while (letGo.getCount() > 0) {
+            try {
+                letGo.await();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A build of a quick session whose Pipeline echoes the step's value. */
+    private static WorkflowRun echoingItsValue(JenkinsRule j, Path cli) throws Exception {
+        TestCredentials.addToken(j);
+        return TestPipelines.create(j, "node { def r = copilotAutopilot prompt: 'Create hello.txt', "
+                + "credentialsId: 'copilot-token', copilotPath: '" + cli + "'\n echo \"value: outcome=${r.outcome} turns=${r.turns}\" }")
+                .scheduleBuild2(0).waitForStart();
+    }
+
+    /** After the restart: the build ends SUCCESS with the session's value, saying {@code how}, its closing block once. */
+    private static WorkflowRun endedOnceWith(JenkinsRule j, String how) throws Exception {
+        WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
+        j.waitForCompletion(b);
+        j.assertBuildStatus(Result.SUCCESS, b);
+        j.assertLogContains(how, b);
+        j.assertLogContains("value: outcome=COMPLETED turns=2", b);
+        assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.startsWith("[copilot] COMPLETED: ")).count(), "one closing line");
+        j.assertLogNotContains("Lost", b);
+        return b;
+    }
+
     /**
      * The controller goes down after the session ended and its follower made its result (its closing lines printed, its
      * journal closed with it), before the session was recorded: after the restart it is recorded as its journal closed,
@@ -303,25 +338,12 @@ public class DurableExecutionRestartTest {
         SessionDriver.beforeRecording = () -> {
             holding[0] = Thread.currentThread();
             reached.countDown();
-            boolean interrupted = false;
-            while (letGo.getCount() > 0) {
-                try {
-                    letGo.await();
-                } catch (InterruptedException e) {
-                    interrupted = true; // the controller's shutdown does not end the hold: as if it died here
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            holdUntil(letGo);
             throw new IllegalStateException("the controller died before the session was recorded");
         };
         try {
             sessions.then(j -> {
-                TestCredentials.addToken(j);
-                WorkflowRun b = TestPipelines.create(j, "node { def r = copilotAutopilot prompt: 'Create hello.txt', "
-                        + "credentialsId: 'copilot-token', copilotPath: '" + cli + "'\n echo \"value: outcome=${r.outcome} turns=${r.turns}\" }")
-                        .scheduleBuild2(0).waitForStart();
+                WorkflowRun b = echoingItsValue(j, cli);
                 assertThat("the session ended", reached.await(2, java.util.concurrent.TimeUnit.MINUTES), is(true));
                 j.assertLogContains("[copilot] COMPLETED: ", b);
                 CopilotAutopilotRunAction live = b.getAction(CopilotAutopilotRunAction.class);
@@ -334,13 +356,7 @@ public class DurableExecutionRestartTest {
         waitFor(() -> java.util.Arrays.stream(holding[0].getStackTrace()).noneMatch(f -> f.getClassName().startsWith("io.jenkins.plugins.copilotautopilot")),
                 Duration.ofSeconds(30));
         sessions.then(j -> {
-            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
-            j.waitForCompletion(b);
-            j.assertBuildStatus(Result.SUCCESS, b);
-            j.assertLogContains("[copilot] The session had ended COMPLETED before Jenkins went down", b);
-            j.assertLogContains("value: outcome=COMPLETED turns=2", b);
-            assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.startsWith("[copilot] COMPLETED: ")).count(), "one closing line");
-            j.assertLogNotContains("Lost", b);
+            WorkflowRun b = endedOnceWith(j, "[copilot] The session had ended COMPLETED before Jenkins went down");
             SessionRecord record = b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0);
             assertEquals("COMPLETED", record.getEnding().getOutcome());
             assertEquals(2, record.getActivity().getTurns());
@@ -371,17 +387,7 @@ public class DurableExecutionRestartTest {
                     }
                     held = Thread.currentThread();
                     RECORDED.countDown();
-                    boolean interrupted = false;
-                    while (LET_GO.getCount() > 0) {
-                        try {
-                            LET_GO.await();
-                        } catch (InterruptedException e) {
-                            interrupted = true;
-                        }
-                    }
-                    if (interrupted) {
-                        Thread.currentThread().interrupt();
-                    }
+                    holdUntil(LET_GO);
                 }
             });
         }
@@ -402,10 +408,7 @@ public class DurableExecutionRestartTest {
     void aSessionRecordedJustBeforeTheControllerWentDownIsNotEndedAgain() throws Throwable {
         Path cli = FakeCopilot.in(tmp).replaying("cli-happy").write();
         sessions.then(j -> {
-            TestCredentials.addToken(j);
-            WorkflowRun b = TestPipelines.create(j, "node { def r = copilotAutopilot prompt: 'Create hello.txt', "
-                    + "credentialsId: 'copilot-token', copilotPath: '" + cli + "'\n echo \"value: outcome=${r.outcome} turns=${r.turns}\" }")
-                    .scheduleBuild2(0).waitForStart();
+            WorkflowRun b = echoingItsValue(j, cli);
             assertThat("the session ended", RECORDED.await(2, java.util.concurrent.TimeUnit.MINUTES), is(true));
             assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().size(), "recorded");
             assertThat("the step has not ended", b.isBuilding(), is(true));
@@ -415,13 +418,7 @@ public class DurableExecutionRestartTest {
         waitFor(() -> java.util.Arrays.stream(held.getStackTrace()).noneMatch(f -> f.getClassName().startsWith("io.jenkins.plugins.copilotautopilot")),
                 Duration.ofSeconds(30));
         sessions.then(j -> {
-            WorkflowRun b = j.jenkins.getItemByFullName("p0", WorkflowJob.class).getBuildByNumber(1);
-            j.waitForCompletion(b);
-            j.assertBuildStatus(Result.SUCCESS, b);
-            j.assertLogContains("[copilot] The session had ended COMPLETED and was recorded before Jenkins restarted; the step ends as recorded.", b);
-            j.assertLogContains("value: outcome=COMPLETED turns=2", b);
-            assertEquals(1, b.getLog(Integer.MAX_VALUE).stream().filter(l -> l.startsWith("[copilot] COMPLETED: ")).count(), "one closing line");
-            j.assertLogNotContains("Lost", b);
+            WorkflowRun b = endedOnceWith(j, "[copilot] The session had ended COMPLETED and was recorded before Jenkins restarted; the step ends as recorded.");
             assertEquals(1, b.getAction(CopilotAutopilotRunAction.class).getSessions().size(), "recorded once");
             assertEquals("COMPLETED", b.getAction(CopilotAutopilotRunAction.class).getSessions().get(0).getEnding().getOutcome());
         });
