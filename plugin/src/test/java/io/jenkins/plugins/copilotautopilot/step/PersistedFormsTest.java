@@ -13,8 +13,6 @@ import hudson.model.Result;
 import java.util.List;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
@@ -39,21 +37,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @WithJenkins
 class PersistedFormsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private JenkinsRule j;
-
-    @BeforeEach
-    void setUp(JenkinsRule rule) {
-        this.j = rule;
-    }
-
-    /**
-     * The home's Pipeline resumes as the controller starts and ends on its own threads: the test waits for that end,
-     * else a busy machine sees the build still write into its folder while the home is being deleted.
-     */
-    @AfterEach
-    void theHomesPipelineHasEnded() throws Exception {
-        j.waitForCompletion(j.jenkins.getItemByFullName("pipeline", WorkflowJob.class).getBuildByNumber(1));
-    }
 
     @Test
     @WithLocalData("home")
