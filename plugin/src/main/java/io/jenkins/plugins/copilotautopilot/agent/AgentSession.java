@@ -442,7 +442,7 @@ public final class AgentSession implements CliSession, SessionInbox {
         if (taskWorkspace == null) {
             throw new IOException(Messages.AgentSession_Offline(where.displayNode()));
         }
-        AgentStops.deleteFolders(taskWorkspace);
+        AgentStops.deleteFolders(taskWorkspace, where.runId);
     }
 
     private synchronized String foldersNotDeletedWhy() {
@@ -451,7 +451,7 @@ public final class AgentSession implements CliSession, SessionInbox {
 
     /** Deletes the session's folders in the background once the agent answers ({@link FolderDeletions}). */
     public void deleteFoldersLater() {
-        FolderDeletions.later(where.node, where.taskWorkspace);
+        FolderDeletions.later(where.node, where.taskWorkspace, where.runId);
     }
 
     /** Its build ends with the controller (Freestyle): a restart that finds it noted deletes its folders. */
@@ -466,7 +466,7 @@ public final class AgentSession implements CliSession, SessionInbox {
 
     /** Deletes a session's folders given its task workspace (the launch folder), bounded in time. */
     public static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
-        AgentStops.deleteFolders(taskWorkspace);
+        AgentStops.deleteFolders(taskWorkspace, null);
     }
 
     /** The CLI's OpenTelemetry file as handed over at the session's end (durable-task's watch), or null. */

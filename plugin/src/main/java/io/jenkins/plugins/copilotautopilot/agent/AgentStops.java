@@ -108,13 +108,14 @@ final class AgentStops {
     }
 
     /**
-     * Deletes a session's folders given its task workspace (the launch folder), bounded in time; a
+     * Deletes a session's folders given its task workspace (the launch folder), and ends what carries its run marker
+     * ({@code runId}, when known), bounded in time; a
      * {@link FoldersNotDeletedException} when the agent answered that it could not.
      */
-    static void deleteFolders(FilePath taskWorkspace) throws IOException, InterruptedException {
+    static void deleteFolders(FilePath taskWorkspace, String runId) throws IOException, InterruptedException {
         String refused = TimeLimits.limit(taskWorkspace.getChannel(), AgentSession.REMOTE_TIMEOUT_SECONDS,
                 Messages.AgentSession_Deleting(taskWorkspace.getRemote()),
-                () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent(taskWorkspace))));
+                () -> taskWorkspace.act(new DeleteSessionFoldersCallable(controlParent(taskWorkspace), runId)));
         if (refused != null) {
             throw new FoldersNotDeletedException(refused);
         }

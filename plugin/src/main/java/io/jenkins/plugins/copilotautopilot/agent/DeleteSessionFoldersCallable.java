@@ -1,11 +1,16 @@
 package io.jenkins.plugins.copilotautopilot.agent;
 
 import hudson.remoting.VirtualChannel;
+import hudson.util.ProcessTree;
+import io.jenkins.plugins.copilotautopilot.core.command.CliCommand;
 import io.jenkins.plugins.copilotautopilot.core.files.FileTrees;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import jenkins.MasterToSlaveFileCallable;
 
 /**
@@ -18,17 +23,42 @@ import jenkins.MasterToSlaveFileCallable;
  */
 final class DeleteSessionFoldersCallable extends MasterToSlaveFileCallable<String> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOGGER = Logger.getLogger(DeleteSessionFoldersCallable.class.getName());
 
     private final String controlParent;
+    private final String runId;
 
-    /** @param controlParent the folder durable-task made its control folder in, next to the launch folder */
-    DeleteSessionFoldersCallable(String controlParent) {
+    /**
+     * @param controlParent the folder durable-task made its control folder in, next to the launch folder
+     * @param runId         the session's run marker, or null: what still carries it is ended with the folders
+     */
+    DeleteSessionFoldersCallable(String controlParent, String runId) {
         this.controlParent = controlParent;
+        this.runId = runId;
     }
 
     @Override
     public String invoke(File launchFolder, VirtualChannel channel) {
-        return delete(launchFolder.toPath(), Path.of(controlParent));
+        String refused = delete(launchFolder.toPath(), Path.of(controlParent));
+        if (runId != null) {
+            endRun(runId);
+        }
+        return refused;
+    }
+
+    /**
+     * On the agent: ends every process that carries the session's run marker. The CLI runs a shell tool in a process
+     * group of its own, so an agent killed with its processes loses the CLI and the launch script's watchdog but not
+     * the tool, which nothing would stop once the folders are gone.
+     */
+    static void endRun(String runId) {
+        try {
+            ProcessTree.get().killAll(Map.of(CliCommand.RUN_MARKER_VARIABLE, runId));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOGGER.log(Level.FINE, "could not end the processes of Copilot run " + runId, e);
+        }
     }
 
     /** On the agent: deletes the launch folder and the folder of the control folder; why it could not, or null. */

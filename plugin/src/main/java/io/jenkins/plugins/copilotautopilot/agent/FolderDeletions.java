@@ -37,22 +37,28 @@ public final class FolderDeletions {
     static long RETRY_SECONDS = 15;
     /** Two hours of tries: past the wall-clock limit of most sessions, when their watchdog has ended the CLI anyway. */
     private static final long GIVE_UP_AFTER_MILLIS = TimeUnit.HOURS.toMillis(2);
-    /** The folders still to delete, relative to {@code JENKINS_HOME}: one line each, {@code since<TAB>node<TAB>path}. */
+    /**
+     * The folders still to delete, relative to {@code JENKINS_HOME}: one line each, {@code since<TAB>node<TAB>path}, and
+     * {@code <TAB>runId} when the session's run marker is known.
+     */
     static final String FILE = "copilot-autopilot/folders-to-delete.txt";
 
-    /** The session whose launch folder is {@code launchFolder} on {@code node} ("" for the built-in node), since when. */
-    record Pending(String node, String launchFolder, long sinceMillis) {
+    /**
+     * The session whose launch folder is {@code launchFolder} on {@code node} ("" for the built-in node), since when, and
+     * its run marker (null: not known), with which what still carries it is ended as the folders are deleted.
+     */
+    record Pending(String node, String launchFolder, long sinceMillis, String runId) {
         String line() {
-            return sinceMillis + "\t" + node + "\t" + launchFolder;
+            return sinceMillis + "\t" + node + "\t" + launchFolder + (runId == null ? "" : "\t" + runId);
         }
 
         static Pending parse(String line) {
-            String[] parts = line.split("\t", 3);
+            String[] parts = line.split("\t", 4);
             if (parts.length < 3) {
                 return null;
             }
             try {
-                return new Pending(parts[1], parts[2], Long.parseLong(parts[0]));
+                return new Pending(parts[1], parts[2], Long.parseLong(parts[0]), parts.length > 3 ? parts[3] : null);
             } catch (NumberFormatException e) {
                 return null;
             }
@@ -74,8 +80,13 @@ public final class FolderDeletions {
 
     /** Deletes the folders of the session launched in {@code launchFolder} on {@code node} once the agent answers. */
     public static void later(String node, String launchFolder) {
+        later(node, launchFolder, null);
+    }
+
+    /** {@link #later(String, String)}, ending what carries the session's run marker {@code runId} (null: unknown) too. */
+    public static void later(String node, String launchFolder, String runId) {
         FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
-        Pending p = new Pending(node, launchFolder, System.currentTimeMillis());
+        Pending p = new Pending(node, launchFolder, System.currentTimeMillis(), runId);
         synchronized (deletions) {
             deletions.pending.add(p);
             deletions.save(FILE, deletions.pending);
@@ -91,7 +102,7 @@ public final class FolderDeletions {
     public static void whileItsBuildRuns(String node, String launchFolder) {
         FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
         synchronized (deletions) {
-            deletions.running.add(new Pending(node, launchFolder, 0));
+            deletions.running.add(new Pending(node, launchFolder, 0, null));
             deletions.save(RUNNING_FILE, deletions.running);
         }
     }
@@ -100,7 +111,7 @@ public final class FolderDeletions {
     public static void buildEnded(String node, String launchFolder) {
         FolderDeletions deletions = ExtensionList.lookupSingleton(FolderDeletions.class);
         synchronized (deletions) {
-            if (deletions.running.remove(new Pending(node, launchFolder, 0))) {
+            if (deletions.running.remove(new Pending(node, launchFolder, 0, null))) {
                 deletions.save(RUNNING_FILE, deletions.running);
             }
         }
@@ -117,7 +128,7 @@ public final class FolderDeletions {
         long now = System.currentTimeMillis();
         for (Pending lost : load(RUNNING_FILE)) {
             LOGGER.info(() -> "deleting the folders of a Copilot session whose build ended with the controller: " + lost.describe());
-            loaded.add(new Pending(lost.node(), lost.launchFolder(), now));
+            loaded.add(new Pending(lost.node(), lost.launchFolder(), now, lost.runId()));
         }
         synchronized (deletions) {
             deletions.pending.addAll(loaded);
@@ -153,7 +164,7 @@ public final class FolderDeletions {
             return false; // offline
         }
         try {
-            AgentStops.deleteFolders(folder);
+            AgentStops.deleteFolders(folder, p.runId());
         } catch (FoldersNotDeletedException e) {
             LOGGER.warning(() -> "could not delete " + p.describe() + ": " + e.getMessage());
         } catch (IOException | InterruptedException | RuntimeException e) {

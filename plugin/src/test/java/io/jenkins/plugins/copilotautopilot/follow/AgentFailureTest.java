@@ -335,6 +335,29 @@ class AgentFailureTest {
     }
 
     @Test
+    void aToolInAGroupOfItsOwnThatOutlivesItsAgentsKillIsEndedWithTheSessionsFolders() throws Exception {
+        AgentSession.LOST_AFTER_MILLIS = 3_000;
+        AgentSession.CHECK_MILLIS = 2_000;
+        AgentJvm agent = AgentJvm.add(j, "stopped", tmp.resolve("agent"));
+        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingApartWith("995.7");
+        WorkflowRun b = TestPipelines.create(j, "node('stopped') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+        j.waitForMessage("[copilot] Turn 1", b);
+        String runId = fake.runId();
+        waitFor(() -> ProcessTable.survivorsOf(runId).stream().anyMatch(p -> p.contains("sleep 995.7")), Duration.ofSeconds(10));
+
+        agent.killWithItsProcesses();
+        // the CLI and its watchdog are gone with the agent; the tool, in a group of its own, is not
+        waitFor(() -> ProcessTable.survivorsOf(runId).stream().allMatch(p -> p.contains("sleep 995.7")), Duration.ofSeconds(10));
+        assertThat(ProcessTable.survivorsOf(runId), not(empty()));
+        j.jenkins.getComputer("stopped").connect(false).get();
+        j.waitForCompletion(b);
+
+        j.assertBuildStatus(Result.FAILURE, b);
+        waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(30));
+        SessionFolders.assertNoSessionFolderLeft(j, b);
+    }
+
+    @Test
     void aChannelThatNeverAnswersHoldsUpOnlyItsOwnSessionAndAnAbortStillEndsIt() throws Exception {
         AgentSession.REMOTE_TIMEOUT_SECONDS = 5;
         AgentJvm agent = AgentJvm.add(j, "frozen", tmp.resolve("agent"));

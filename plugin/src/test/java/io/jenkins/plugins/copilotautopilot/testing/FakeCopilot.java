@@ -19,6 +19,7 @@ public final class FakeCopilot {
     private Integer exitCode;
     private final StringBuilder before = new StringBuilder();
     private String hangMarker;
+    private boolean hangApart;
     private Path gate;
     private String summary;
     private String blocker;
@@ -55,6 +56,15 @@ public final class FakeCopilot {
     public FakeCopilot hangingWith(String sleepSeconds) {
         this.hangMarker = sleepSeconds;
         return this;
+    }
+
+    /**
+     * {@link #hangingWith}, the sleep in a session and process group of its own, as the real CLI runs a shell tool: a
+     * kill of the agent's process group does not reach it.
+     */
+    public FakeCopilot hangingApartWith(String sleepSeconds) {
+        this.hangApart = true;
+        return hangingWith(sleepSeconds);
     }
 
     /**
@@ -225,7 +235,7 @@ public final class FakeCopilot {
                     .append(afterFirstTurn);
         }
         if (hangMarker != null) {
-            script.append("sleep ").append(hangMarker).append(" &\n")
+            script.append(hangApart ? "setsid sleep " : "sleep ").append(hangMarker).append(" &\n")
                     .append("wait\n");
         }
         if (gate != null) {
