@@ -312,15 +312,26 @@ class AgentFailureTest {
         }
     }
 
-    @Test
-    void anAgentKilledWithItsProcessesEndsTheSessionFailedSoonAfterItIsBack() throws Exception {
+    /** A session hanging in its first turn on an agent of its own ("stopped"), which the test may kill. */
+    private record Hanging(AgentJvm agent, WorkflowRun build, String runId) {
+    }
+
+    /** Starts {@code fake} on a new agent, a lost CLI told within seconds rather than a minute. */
+    private Hanging hangingOnAgent(FakeCopilot fake) throws Exception {
         AgentSession.LOST_AFTER_MILLIS = 3_000;
         AgentSession.CHECK_MILLIS = 2_000;
         AgentJvm agent = AgentJvm.add(j, "stopped", tmp.resolve("agent"));
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("995.5");
         WorkflowRun b = TestPipelines.create(j, "node('stopped') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
-        String runId = fake.runId();
+        return new Hanging(agent, b, fake.runId());
+    }
+
+    @Test
+    void anAgentKilledWithItsProcessesEndsTheSessionFailedSoonAfterItIsBack() throws Exception {
+        Hanging started = hangingOnAgent(FakeCopilot.in(tmp).replaying("cli-happy").hangingWith("995.5"));
+        AgentJvm agent = started.agent();
+        WorkflowRun b = started.build();
+        String runId = started.runId();
 
         agent.killWithItsProcesses();
         waitFor(() -> ProcessTable.survivorsOf(runId).isEmpty(), Duration.ofSeconds(10));
@@ -336,13 +347,10 @@ class AgentFailureTest {
 
     @Test
     void aToolInAGroupOfItsOwnThatOutlivesItsAgentsKillIsEndedWithTheSessionsFolders() throws Exception {
-        AgentSession.LOST_AFTER_MILLIS = 3_000;
-        AgentSession.CHECK_MILLIS = 2_000;
-        AgentJvm agent = AgentJvm.add(j, "stopped", tmp.resolve("agent"));
-        FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").hangingApartWith("995.7");
-        WorkflowRun b = TestPipelines.create(j, "node('stopped') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
-        j.waitForMessage("[copilot] Turn 1", b);
-        String runId = fake.runId();
+        Hanging started = hangingOnAgent(FakeCopilot.in(tmp).replaying("cli-happy").hangingApartWith("995.7"));
+        AgentJvm agent = started.agent();
+        WorkflowRun b = started.build();
+        String runId = started.runId();
         waitFor(() -> ProcessTable.survivorsOf(runId).stream().anyMatch(p -> p.contains("sleep 995.7")), Duration.ofSeconds(10));
 
         agent.killWithItsProcesses();
