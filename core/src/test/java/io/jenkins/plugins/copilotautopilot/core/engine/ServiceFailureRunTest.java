@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.copilotautopilot.core.outcome.Outcome;
 import io.jenkins.plugins.copilotautopilot.core.session.SessionListener;
 import io.jenkins.plugins.copilotautopilot.core.testing.Captures;
+import io.jenkins.plugins.copilotautopilot.core.testing.Commands;
 import io.jenkins.plugins.copilotautopilot.core.testing.ScriptCli;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,8 +52,12 @@ class ServiceFailureRunTest {
         Files.writeString(err, stderr, StandardCharsets.UTF_8);
         Path cli = ScriptCli.write(dir.resolve("bin"), "cat '" + out + "'\ncat '" + err + "' >&2\n" + end);
         // how each end is classified, as the session's last run of the CLI ends (riding it out is ServiceRetriesEndToEndTest's)
+        // each of these CLIs ends on its own right after its result line: the engine waits for that end however busy
+        // the machine (the tests' usual half second would judge a slow one as lingering, with the exit code it reported)
+        EngineTimings endsOnItsOwn = new EngineTimings(Commands.FAST.pollMin(), Commands.FAST.pollMax(), java.time.Duration.ofSeconds(60),
+                Commands.FAST.exitAfterStop(), Commands.FAST.chunkBytes());
         return ScriptCli.run(cli, dir, o -> o.set(io.jenkins.plugins.copilotautopilot.core.plan.SessionSettings.SERVICE_RETRIES, 0),
-                new SessionListener() { }, b -> b.tokenSource("credential 'copilot-token'"), e -> { });
+                new SessionListener() { }, b -> b.tokenSource("credential 'copilot-token'").timings(endsOnItsOwn), e -> { });
     }
 
     private static JsonNode finished(String journal) throws Exception {
