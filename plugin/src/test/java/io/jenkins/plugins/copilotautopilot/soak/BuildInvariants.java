@@ -75,7 +75,7 @@ final class BuildInvariants {
         }
         if (!b.recordsWithoutLines().isEmpty() && !flowLost) {
             found.add(new Violation("a session's lines in the console", b.ref().toString(), before,
-                    "records without a step in the flow: " + b.recordsWithoutLines()));
+                    "records without a step in the flow: " + b.recordsWithoutLines().stream().map(SessionFacts::invocationId).toList()));
         }
         // a full disk or a CLI killed as it wrote cuts lines: shown as they are, not taken for events
         boolean cutLines = touching.stream().anyMatch(f -> f.kind() == FaultKind.DISK_FULL || f.kind() == FaultKind.AGENT_KILL_GROUP);
@@ -184,7 +184,7 @@ final class BuildInvariants {
 
     /** Whether a build's session completed: its model saw the conversation and answered. */
     private static boolean completed(BuildFacts b) {
-        return b == null || b.sessions().stream().anyMatch(s -> s.summary() != null && s.summary().startsWith(SoakModel.KNOWN));
+        return b == null || b.recorded().stream().anyMatch(s -> s.summary() != null && s.summary().startsWith(SoakModel.KNOWN));
     }
 
     static String tail(List<String> lines, int n) {

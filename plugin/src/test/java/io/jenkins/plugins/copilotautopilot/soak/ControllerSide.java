@@ -79,7 +79,13 @@ final class ControllerSide {
 
     /** An ended build: its result, console, the agents it ran on, and its sessions. */
     record BuildFacts(BuildRef ref, String result, long startMillis, long durationMillis, List<String> console,
-                      List<String> agents, List<SessionFacts> sessions, List<String> recordsWithoutLines) implements Serializable {
+                      List<String> agents, List<SessionFacts> sessions, List<SessionFacts> recordsWithoutLines) implements Serializable {
+        /** Every session the build recorded, also those whose step Jenkins lost with its flow. */
+        List<SessionFacts> recorded() {
+            List<SessionFacts> all = new ArrayList<>(sessions);
+            all.addAll(recordsWithoutLines);
+            return all;
+        }
     }
 
     /** Where a build is now. */
@@ -250,7 +256,7 @@ final class ControllerSide {
         CopilotAutopilotRunAction action = r.getAction(CopilotAutopilotRunAction.class);
         List<SessionRecord> records = action == null ? List.of() : action.getSessions();
         List<SessionFacts> sessions = new ArrayList<>();
-        List<String> recordsWithoutLines = new ArrayList<>();
+        List<SessionFacts> recordsWithoutLines = new ArrayList<>();
         for (Map.Entry<String, List<String>> log : logs.entrySet()) {
             SessionRecord record = records.stream().filter(s -> s.getInvocationId().equals(log.getKey())).findFirst()
                     .orElse("freestyle".equals(log.getKey()) && records.size() == 1 ? records.get(0) : null);
@@ -258,7 +264,7 @@ final class ControllerSide {
         }
         for (SessionRecord record : records) {
             if (!logs.containsKey(record.getInvocationId()) && !logs.containsKey("freestyle")) {
-                recordsWithoutLines.add(record.getInvocationId());
+                recordsWithoutLines.add(facts(record.getInvocationId(), List.of(), record));
             }
         }
         return new BuildFacts(ref, String.valueOf(r.getResult()), r.getStartTimeInMillis(), r.getDuration(), console, agents,

@@ -75,7 +75,7 @@ final class RunChecks {
             if (t.facts == null) {
                 continue;
             }
-            for (SessionFacts s : t.facts.sessions()) {
+            for (SessionFacts s : t.facts.recorded()) {
                 if (s.outcome() != null) {
                     double[] sum = records.computeIfAbsent(t.ref.job(), j -> new double[2]);
                     sum[0] += s.tokens();

@@ -52,7 +52,7 @@ final class SoakReport {
                     .append(t.facts == null ? "not ended" : t.facts.result()).append(',')
                     .append(t.facts == null ? "" : t.facts.durationMillis() / 1000).append(',')
                     .append(t.facts == null ? "" : String.join(" ", t.facts.agents())).append(',')
-                    .append(t.facts == null ? "" : t.facts.sessions().size()).append('\n');
+                    .append(t.facts == null ? "" : t.facts.recorded().size()).append('\n');
         }
         Files.writeString(dir.resolve("soak-builds.csv"), builds, StandardCharsets.UTF_8);
         StringBuilder f = new StringBuilder("at,kind,target,seconds,detail\n");
@@ -73,7 +73,7 @@ final class SoakReport {
     String markdown() {
         StringBuilder md = new StringBuilder();
         long minutes = Duration.ofMillis(ended - began).toMinutes();
-        int sessions = tickets.stream().filter(t -> t.facts != null).mapToInt(t -> t.facts.sessions().size()).sum();
+        int sessions = tickets.stream().filter(t -> t.facts != null).mapToInt(t -> t.facts.recorded().size()).sum();
         int peak = samples.stream().mapToInt(Sample::sessions).max().orElse(0);
         double mean = samples.stream().mapToInt(Sample::sessions).average().orElse(0);
         long injected = faults.stream().filter(e -> !e.detail().startsWith("NOT INJECTED")).count();
