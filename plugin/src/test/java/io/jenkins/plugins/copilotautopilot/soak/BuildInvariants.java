@@ -65,7 +65,7 @@ final class BuildInvariants {
         }
         // workflow-cps failing a build whose flow it could not load after a controller kill (its flow nodes not yet on
         // disk): Jenkins' loss, which leaves the build's records without their steps in the flow
-        boolean flowLost = !kind.freestyle() && b.console().stream().anyMatch(l -> l.contains(FLOW_LOST));
+        boolean flowLost = !kind.freestyle() && flowLost(b);
         if (flowLost) {
             explained.add("FAILURE");
         }
@@ -180,6 +180,11 @@ final class BuildInvariants {
             }
         }
         return found;
+    }
+
+    /** Whether workflow-cps failed the build because it could not load its flow after a controller kill. */
+    static boolean flowLost(BuildFacts b) {
+        return b.console().stream().anyMatch(l -> l.contains(FLOW_LOST));
     }
 
     /** Whether a build's session completed: its model saw the conversation and answered. */

@@ -31,8 +31,9 @@ final class RunChecks {
     /**
      * Per job, the index's tokens and AI credits equal the sums of its builds' session records, once the sessions of
      * builds a killed controller lost are set apart: their spend was real and stays counted (the quotas must see it),
-     * but no build is left to hold their records (a Freestyle build does not survive a {@code kill -9}). Each such
-     * session is named in {@code setApart}.
+     * but no build is left to hold their records (a Freestyle build does not survive a {@code kill -9}), or no step (a
+     * Pipeline whose flow workflow-cps could not load after one). Each such session is named in {@code setApart}; a
+     * violation names the index's sessions its builds hold no record of.
      */
     static List<Violation> usage(Path home, List<Ticket> tickets, String lastFault, List<String> setApart) throws IOException {
         Path file = home.resolve(INDEX);
@@ -54,17 +55,36 @@ final class RunChecks {
             ledger.close();
         }
         Map<String, double[]> lost = new TreeMap<>();
+        Map<String, List<String>> unrecorded = new TreeMap<>();
         try {
+            Map<String, List<Map.Entry<String, double[]>>> byBuild = new TreeMap<>();
             for (Map.Entry<String, double[]> session : sessionTotals(copy).entrySet()) {
-                String build = session.getKey().substring(0, session.getKey().lastIndexOf('/'));
-                Ticket t = tickets.stream().filter(x -> x.lostWithController && build.equals(x.ref.job() + "#" + x.ref.number()))
-                        .findFirst().orElse(null);
-                if (t != null) {
-                    double[] sum = lost.computeIfAbsent(t.ref.job(), j -> new double[2]);
-                    sum[0] += session.getValue()[0];
-                    sum[1] += session.getValue()[1];
-                    setApart.add(session.getKey() + ": " + (long) session.getValue()[0] + " tokens, " + session.getValue()[1]
-                            + " AI credits, its build lost with the controller");
+                byBuild.computeIfAbsent(session.getKey().substring(0, session.getKey().lastIndexOf('/')), b -> new ArrayList<>()).add(session);
+            }
+            for (Map.Entry<String, List<Map.Entry<String, double[]>>> build : byBuild.entrySet()) {
+                Ticket t = tickets.stream().filter(x -> build.getKey().equals(x.ref.job() + "#" + x.ref.number())).findFirst().orElse(null);
+                long records = t == null || t.facts == null ? 0 : t.facts.recorded().stream().filter(s -> s.outcome() != null).count();
+                if (t == null || records >= build.getValue().size()) {
+                    continue;
+                }
+                // a build that holds fewer records than the index has sessions of it: set apart when no build is left
+                // to hold them (a Freestyle build lost with a killed controller) or no step (workflow-cps failed the
+                // Pipeline because it could not load its flow after a controller kill, before its step had recorded
+                // the session); else named, as the evidence of the violation below
+                String why = t.lostWithController ? "its build lost with the controller"
+                        : t.facts != null && records == 0 && BuildInvariants.flowLost(t.facts)
+                        ? "its Pipeline's flow lost by Jenkins after a controller kill, before its step recorded it" : null;
+                for (Map.Entry<String, double[]> session : build.getValue()) {
+                    String described = session.getKey() + ": " + (long) session.getValue()[0] + " tokens, " + session.getValue()[1] + " AI credits";
+                    if (why != null) {
+                        double[] sum = lost.computeIfAbsent(t.ref.job(), j -> new double[2]);
+                        sum[0] += session.getValue()[0];
+                        sum[1] += session.getValue()[1];
+                        setApart.add(described + ", " + why);
+                    } else {
+                        unrecorded.computeIfAbsent(t.ref.job(), j -> new ArrayList<>()).add(described + " (" + records + " of the build's "
+                                + build.getValue().size() + " sessions in the index recorded)");
+                    }
                 }
             }
         } finally {
@@ -93,7 +113,8 @@ final class RunChecks {
             if (i[0] != r[0] + l[0] || Math.abs(i[1] - r[1] - l[1]) > 1e-6) {
                 found.add(new Violation("the usage index's totals", job, lastFault, "index: " + (long) i[0] + " tokens, " + i[1]
                         + " AI credits; the builds' session records: " + (long) r[0] + " tokens, " + r[1] + " AI credits"
-                        + (l[0] == 0 && l[1] == 0 ? "" : "; builds lost with the controller: " + (long) l[0] + " tokens, " + l[1] + " AI credits")));
+                        + (l[0] == 0 && l[1] == 0 ? "" : "; set apart (builds lost): " + (long) l[0] + " tokens, " + l[1] + " AI credits")
+                        + (unrecorded.containsKey(job) ? "; in the index without a record: " + unrecorded.get(job) : "")));
             }
         }
         return found;

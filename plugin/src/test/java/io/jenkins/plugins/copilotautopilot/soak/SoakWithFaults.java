@@ -327,13 +327,14 @@ class SoakWithFaults {
             long limit = t.startedAt + TimeUnit.SECONDS.toMillis(t.kind.limitSeconds + 120 + faultAllowance(t));
             if (now > limit && t.abortedAt == 0) {
                 BuildRef ref = t.ref;
-                // after a controller stop or kill, a Pipeline may never go on: Jenkins' program lost its place
-                // (workflow-cps) after its steps ended, or another plugin's step before it (docker-workflow's container
-                // start), which the step cannot help; told apart by what the program still runs
-                String heldUp = controllerStoppedSince(t) ? remote(r -> ControllerSide.heldUpByThePipeline(ref)) : null;
+                // after a fault, a Pipeline may never go on for reasons the step cannot help: Jenkins' program lost its
+                // place (workflow-cps) after a controller stop or kill, or another plugin's step holds it (docker-workflow's
+                // container start, or its `sh`, whose process died with its agent: durable-task calls that only after two
+                // heartbeat checks five minutes apart); told apart by what the program still runs
+                String heldUp = remote(r -> ControllerSide.heldUpByThePipeline(ref));
                 if (heldUp != null) {
-                    harnessErrors.add(Instant.now() + " " + t.ref + " did not go on after the controller restarted ("
-                            + lastFault(t) + "), with no copilotAutopilot step running: " + heldUp + "; aborted by the harness");
+                    harnessErrors.add(Instant.now() + " " + t.ref + " did not go on after " + lastFault(t)
+                            + ", with no copilotAutopilot step running: " + heldUp + "; aborted by the harness");
                     t.heldUpByThePipeline = true;
                 } else {
                     violations.add(new Violation("no hang", t.ref.toString(), lastFault(t), "still running after "

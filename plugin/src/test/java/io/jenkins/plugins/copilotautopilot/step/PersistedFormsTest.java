@@ -4,6 +4,7 @@ import io.jenkins.plugins.copilotautopilot.pages.CopilotAutopilotRunAction;
 import io.jenkins.plugins.copilotautopilot.pages.SessionRecord;
 import io.jenkins.plugins.copilotautopilot.testing.RecordedSessions;
 import io.jenkins.plugins.copilotautopilot.testing.RestSessions;
+import io.jenkins.plugins.copilotautopilot.testing.Waits;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,7 +41,7 @@ class PersistedFormsTest {
 
     @Test
     @WithLocalData("home")
-    void theGlobalDefaultsLoad(JenkinsRule j) {
+    void theGlobalDefaultsLoad(JenkinsRule j) throws Exception {
         CopilotAutopilotConfiguration configuration = CopilotAutopilotConfiguration.get();
         CopilotAutopilotStep defaults = configuration.getDefaults();
         assertEquals(List.of("shell(rm)"), defaults.getDenyTools());
@@ -48,6 +49,7 @@ class PersistedFormsTest {
         assertEquals(Integer.valueOf(45), defaults.getTimeout());
         assertEquals(Boolean.FALSE, defaults.getRecordChanges());
         assertEquals(Integer.valueOf(14), configuration.getKeptSessionDays());
+        theHomesPipelineEnded(j);
     }
 
     @Test
@@ -80,6 +82,18 @@ class PersistedFormsTest {
         assertEquals(1, session.getWarnings().size());
         String page = j.createWebClient().getPage(b, CopilotAutopilotRunAction.URL_NAME + "/").getWebResponse().getContentAsString();
         assertThat("the page reads the recorded journal", page, containsString("hello-from-fake-model"));
+        theHomesPipelineEnded(j);
+    }
+
+    /**
+     * The home's Pipeline resumes as the controller starts, on Jenkins' threads, and ends at once (its session's folder
+     * is gone with the home it ran in). A test of something else waits for that end, or a busy machine sees the build
+     * still write into its folder while the home is being deleted.
+     */
+    private static void theHomesPipelineEnded(JenkinsRule j) throws Exception {
+        WorkflowRun b = j.jenkins.getItemByFullName("pipeline", WorkflowJob.class).getBuildByNumber(1);
+        Waits.waitFor(() -> !b.isBuilding() && !b.isLogUpdated(), java.time.Duration.ofMinutes(2), b);
+        j.assertBuildStatus(Result.FAILURE, b);
     }
 
     /** The first session of {@code flatRecords}, every field of the flat form set, as the REST API nests it now. */
