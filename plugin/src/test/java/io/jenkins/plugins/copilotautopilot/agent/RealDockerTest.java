@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
+import org.jenkinsci.plugins.workflow.steps.StepExecution;
+import org.jenkinsci.plugins.workflow.steps.TimeoutStepExecution;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -198,8 +201,8 @@ class RealDockerTest {
     }
 
     /**
-     * The step stopped by a {@code timeout {}} around it or by its own budget; then, in the same container, which still
-     * runs, no process of the session is left.
+     * The step stopped as a {@code timeout {}} around it stops it once its tool runs ({@link #timesOut}), or by its own
+     * budget; then, in the same container, which still runs, no process of the session is left.
      */
     private WorkflowRun stoppedInside(String image, String tool, boolean timeout, String more, String closing) throws Exception {
         return stoppedInside(image, "", tool, timeout, more, closing);
@@ -210,11 +213,12 @@ class RealDockerTest {
             String ps = image.equals(IMAGE_WITHOUT_PS) ? "cat /proc/[0-9]*/cmdline | tr '\\\\000' ' '" : "ps -eo args";
             String session = step(model, more);
             WorkflowRun b = pipeline(image, args, "    try {\n"
-                    + "      " + (timeout ? "timeout(time: 30, unit: 'SECONDS') { " + session + " }" : session) + "\n"
+                    + "      " + session + "\n"
                     + "    } catch (err) {\n      echo \"stopped: ${err}\"\n    }\n"
                     + "    sh \"echo left-after:; " + ps + "\"").scheduleBuild2(0).waitForStart();
             if (timeout) {
                 awaitProcessInAContainer(tool, b);
+                timesOut(b);
             } // a budget may stop the session before its tool starts: what is checked is that nothing is left
             j.waitForCompletion(b);
             j.assertLogContains(closing, b);
@@ -376,8 +380,24 @@ class RealDockerTest {
     }
 
     /** Waits until a process whose command line holds {@code command} runs in a container; returns the container's id. */
+    /**
+     * Stops the build's {@code copilotAutopilot} step as its {@code timeout} does when its time is up (the cause
+     * {@link TimeoutStepExecution.ExceededTimeout}), once what the test waits for runs: a timeout of a fixed length
+     * would race the CLI's first start in a new container, which a busy machine makes last half a minute and more.
+     */
+    private static void timesOut(WorkflowRun b) throws Exception {
+        int stopped = 0;
+        for (StepExecution e : b.getExecution().getCurrentExecutions(true).get(30, TimeUnit.SECONDS)) {
+            if (e.getClass().getSimpleName().equals("CopilotAutopilotStepExecution")) {
+                e.stop(new FlowInterruptedException(Result.ABORTED, true, new TimeoutStepExecution.ExceededTimeout()));
+                stopped++;
+            }
+        }
+        assertEquals(1, stopped, "the build's copilotAutopilot step, running");
+    }
+
     static String awaitProcessInAContainer(String command, WorkflowRun b) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
         while (System.nanoTime() < deadline) {
             for (String id : run("docker", "ps", "-q", "--no-trunc").output.strip().split("\\s+")) {
                 if (!id.isEmpty() && run("docker", "top", id, "-eo", "pid,args").output.contains(command)) {
@@ -386,7 +406,7 @@ class RealDockerTest {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no container ran '" + command + "' within 120 s; the build's log:\n" + JenkinsRule.getLog(b));
+        throw new AssertionError("no container ran '" + command + "' within 300 s; the build's log:\n" + JenkinsRule.getLog(b));
     }
 
     static String hostProcesses(String command) throws Exception {

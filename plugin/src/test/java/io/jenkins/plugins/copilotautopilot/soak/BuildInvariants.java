@@ -170,9 +170,11 @@ final class BuildInvariants {
             } else if (completed(earlier.apply(from))) {
                 right = ownLast && words.size() >= 2 && ("W" + from).equals(words.get(words.size() - 2));
             } else {
+                // a build stopped or failed before its model answered still keeps its session (the log names it): its
+                // own word is in that conversation when its prompt got there, and no later build's word is
                 int continued = from;
                 right = ownLast && words.subList(0, words.size() - 1).stream()
-                        .allMatch(w -> w.matches("W\\d+") && Integer.parseInt(w.substring(1)) < continued);
+                        .allMatch(w -> w.matches("W\\d+") && Integer.parseInt(w.substring(1)) <= continued);
                 evidence += " (#" + from + " did not complete)";
             }
             if (!right) {
