@@ -51,9 +51,11 @@ final class BuildInvariants {
                 || f.kind().target == FaultKind.Target.CONTROLLER)) {
             explained.add("FAILURE"); // docker-workflow starts and stops the container through the agent: its own calls fail
         }
-        if (touching.stream().anyMatch(f -> f.kind().stopsALaunch) && b.sessions().stream().anyMatch(s -> s.lines().stream()
-                .noneMatch(l -> TURN.matcher(l).matches()))) {
-            explained.add("FAILURE"); // a session that never ran a turn: the fault met its launch
+        if (touching.stream().anyMatch(f -> f.kind().stopsALaunch) && (b.sessions().stream().anyMatch(s -> s.lines().stream()
+                .noneMatch(l -> TURN.matcher(l).matches())) || b.sessions().size() < kind.sessions())) {
+            // a session that never ran a turn, or a step never reached (its node step failed with the agent it was
+            // given): the fault met its launch
+            explained.add("FAILURE");
         }
         // (a program Jenkins could not load again ended with no length: its end is then when it was loaded, after the fault)
         long loadedBy = Math.max(end, b.startMillis() + 120_000);

@@ -232,6 +232,11 @@ final class ControllerSide {
             int on = line.indexOf("Running on ");
             int remotely = line.indexOf("Building remotely on ");
             String rest = on >= 0 ? line.substring(on + "Running on ".length()) : remotely >= 0 ? line.substring(remotely + "Building remotely on ".length()) : null;
+            if (rest == null) {
+                // the agent a node step was given, whose connection went as the step got to it: the build never ran there
+                int offline = line.indexOf(" was marked offline");
+                rest = offline > 0 && !line.substring(0, offline).contains(" ") ? line.substring(0, offline) : null;
+            }
             if (rest != null) {
                 String name = rest.split(" ")[0];
                 if (!agents.contains(name)) {

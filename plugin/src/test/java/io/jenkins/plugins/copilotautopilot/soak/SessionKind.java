@@ -46,6 +46,11 @@ enum SessionKind {
     final String expected;
     final int limitSeconds;
 
+    /** Its sessions at once: two for the parallel kind. */
+    int sessions() {
+        return this == PARALLEL ? 2 : 1;
+    }
+
     SessionKind(int weight, String expected, int limitSeconds) {
         this.weight = weight;
         this.expected = expected;

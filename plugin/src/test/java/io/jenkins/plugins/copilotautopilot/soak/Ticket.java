@@ -33,7 +33,7 @@ final class Ticket {
 
     /** Its sessions at once: two for the parallel kind. */
     int sessions() {
-        return kind == SessionKind.PARALLEL ? 2 : 1;
+        return kind.sessions();
     }
 
     boolean active() {
