@@ -62,7 +62,8 @@ final class RunChecks {
                 byBuild.computeIfAbsent(session.getKey().substring(0, session.getKey().lastIndexOf('/')), b -> new ArrayList<>()).add(session);
             }
             for (Map.Entry<String, List<Map.Entry<String, double[]>>> build : byBuild.entrySet()) {
-                Ticket t = tickets.stream().filter(x -> build.getKey().equals(x.ref.job() + "#" + x.ref.number())).findFirst().orElse(null);
+                Ticket t = tickets.stream().filter(x -> build.getKey().equals(x.ref.job() + "#" + x.ref.number()) && !x.superseded)
+                        .findFirst().orElse(null);
                 long records = t == null || t.facts == null ? 0 : t.facts.recorded().stream().filter(s -> s.outcome() != null).count();
                 if (t == null || records >= build.getValue().size()) {
                     continue;

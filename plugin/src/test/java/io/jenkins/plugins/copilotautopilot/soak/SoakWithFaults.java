@@ -389,7 +389,7 @@ class SoakWithFaults {
     /** How an earlier build of a job ended, as the harness saw it; null when it did not. */
     private BuildFacts earlierFacts(String job, int number) {
         synchronized (tickets) {
-            return tickets.stream().filter(t -> t.ref.job().equals(job) && t.ref.number() == number).map(t -> t.facts)
+            return tickets.stream().filter(t -> t.ref.job().equals(job) && t.ref.number() == number && !t.superseded).map(t -> t.facts)
                     .filter(java.util.Objects::nonNull).findFirst().orElse(null);
         }
     }
@@ -479,7 +479,18 @@ class SoakWithFaults {
             String job = free.get(random.nextInt(free.size()));
             BuildRef ref = remote(r -> ControllerSide.start(job));
             Ticket t = new Ticket(ref, kind, System.currentTimeMillis());
-            tickets.add(t);
+            synchronized (tickets) {
+                for (Ticket before : tickets) {
+                    if (before.ref.equals(ref) && !before.superseded) {
+                        // a number Jenkins handed out again: the build it was first given went with a killed controller
+                        // before the job's next number was saved
+                        before.superseded = true;
+                        harnessErrors.add(Instant.now() + " " + ref + " given again to a new build: the first went with the controller ("
+                                + lastFault(before) + ")");
+                    }
+                }
+                tickets.add(t);
+            }
             running += t.sessions();
         }
     }
@@ -665,7 +676,7 @@ class SoakWithFaults {
 
     private Ticket ticket(BuildRef ref) {
         synchronized (tickets) {
-            return tickets.stream().filter(t -> t.ref.equals(ref)).findFirst().orElseThrow();
+            return tickets.stream().filter(t -> t.ref.equals(ref) && !t.superseded).findFirst().orElseThrow();
         }
     }
 

@@ -20,6 +20,8 @@ final class Ticket {
     volatile long abortedAt;
     /** Gone after a controller kill: a queue item it forgot, or a Freestyle build (which does not survive one). */
     volatile boolean lostWithController;
+    /** Its number was given again to a later build (it went with a killed controller before the job saved it). */
+    volatile boolean superseded;
     /** Aborted by the harness because Jenkins' program did not go on after its steps ended (not a violation). */
     volatile boolean heldUpByThePipeline;
     /** The calls it waits on, with the time the harness decides each. */
@@ -37,6 +39,6 @@ final class Ticket {
     }
 
     boolean active() {
-        return state == State.QUEUED || state == State.RUNNING;
+        return !superseded && (state == State.QUEUED || state == State.RUNNING);
     }
 }
