@@ -50,8 +50,9 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
  * builds measures what Jenkins costs doing nothing; it is subtracted. Measured: the controller's CPU (this JVM,
  * {@code /proc/self/stat}), the agent JVM's CPU ({@code /proc/PID/stat}), the commands on the agent's channel both ways
  * (a {@link Channel.Listener} on the controller's end: the requests, each a round trip, apart), the channel's bytes,
- * and the console's bytes per build; per session-minute, the sum of the builds' durations. The scripted model runs in
- * a third JVM ({@link ModelProcess}), so that its CPU is neither side's.
+ * and the console's bytes per build; per session-minute, the sum of the builds' durations. For the step, also how
+ * long each turn's and tool's line took to reach the build's log after the CLI wrote its event ({@link ConsoleLatency}).
+ * The scripted model runs in a third JVM ({@link ModelProcess}), so that its CPU is neither side's.
  *
  * <p>Not part of the default test run (plugin/pom.xml excludes this package); run it with
  * {@code mvn -pl plugin test -Pbenchmark-next-to-sh} (or {@code -Dtest=NextToShBenchmark}) and {@code COPILOT_CLI}
@@ -79,6 +80,7 @@ class NextToShBenchmark {
     private JenkinsRule j;
     private String agentPid;
     private ChannelTraffic traffic;
+    private ConsoleLatency latency;
     private final AtomicReference<double[]> load = new AtomicReference<>(new double[] {Double.MAX_VALUE, 0});
 
     @Test
@@ -128,6 +130,7 @@ class NextToShBenchmark {
             double now = ProcStat.loadAverage();
             return new double[] {Math.min(range[0], now), Math.max(range[1], now)};
         }), 0, 2, TimeUnit.SECONDS);
+        latency = new ConsoleLatency();
         try {
             for (Workload w : workloads) {
                 int rounds = Integer.getInteger("bench.rounds." + w.id(), Integer.getInteger("bench.rounds", 5));
@@ -153,6 +156,7 @@ class NextToShBenchmark {
                         }
                     }
                     traffic.takeKinds();
+                    latency.take(); // the warm-up's
                     for (int n = 1; n <= rounds; n++) {
                         // the sides take turns at going first: step, sh, sh-watch; then sh, sh-watch, step; ...
                         for (int k = 0; k < sides.size(); k++) {
@@ -166,10 +170,17 @@ class NextToShBenchmark {
                             log(line("round " + n, r));
                         }
                     }
+                    List<Long> delays = latency.take();
+                    report.consoleDelays(w, delays, latency.takeMismatches());
+                    if (!delays.isEmpty()) {
+                        log(w.id() + ": console delay of " + delays.size() + " lines: p50 " + Report.percentile(delays, 50) + " ms, p99 "
+                                + Report.percentile(delays, 99) + " ms, max " + delays.get(delays.size() - 1) + " ms");
+                    }
                 }
             }
         } finally {
             sampler.shutdownNow();
+            latency.close();
             report.write(target.resolve("next-to-sh.md"), target.resolve("next-to-sh.csv"));
             System.out.println(report.markdown());
         }
@@ -207,6 +218,11 @@ class NextToShBenchmark {
         for (WorkflowJob p : jobs) {
             futures.add(p.scheduleBuild2(0));
         }
+        if (side == Side.STEP) {
+            for (var f : futures) {
+                latency.follow(f.waitForStart());
+            }
+        }
         for (var f : futures) {
             runs.add(f.get(15, TimeUnit.MINUTES));
         }
@@ -218,6 +234,7 @@ class NextToShBenchmark {
         int succeeded = 0;
         for (WorkflowRun run : runs) {
             j.waitForCompletion(run);
+            latency.collect(run);
             durations.add(run.getDuration());
             console.add(run.getLogText().length());
             String log = String.join("\n", run.getLog(Integer.MAX_VALUE));

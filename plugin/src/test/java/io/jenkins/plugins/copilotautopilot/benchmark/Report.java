@@ -18,6 +18,8 @@ final class Report {
     private final List<String> header = new ArrayList<>();
     private final List<Round> rounds = new ArrayList<>();
     private final Map<Workload, Map<String, long[]>> requestKinds = new LinkedHashMap<>();
+    private final Map<Workload, List<Long>> delays = new LinkedHashMap<>();
+    private final List<String> mismatches = new ArrayList<>();
 
     void header(String line) {
         header.add(line);
@@ -25,6 +27,12 @@ final class Report {
 
     synchronized void add(Round round) {
         rounds.add(round);
+    }
+
+    /** The step's console delays of a workload's measured rounds (ms, any order), and the builds whose lines did not match. */
+    synchronized void consoleDelays(Workload workload, List<Long> delays, List<String> mismatches) {
+        this.delays.computeIfAbsent(workload, w -> new ArrayList<>()).addAll(delays);
+        this.mismatches.addAll(mismatches);
     }
 
     void requestKinds(Workload workload, Side side, Map<String, long[]> kinds) {
@@ -36,6 +44,7 @@ final class Report {
     synchronized List<String> failures() {
         List<String> all = new ArrayList<>();
         rounds.forEach(r -> all.addAll(r.failures()));
+        all.addAll(mismatches);
         return all;
     }
 
@@ -125,6 +134,14 @@ final class Report {
                     .append(" | | ").append(medians(bySide, Round::medianSessionSeconds, Report::seconds)).append(" | |\n");
             md.append("\nRatios are per round; the median row's ratios are the medians of the rounds' ratios, its other"
                     + " figures the medians of each side's rounds.\n");
+            List<Long> delay = delays.get(w);
+            if (delay != null && !delay.isEmpty()) {
+                List<Long> sorted = new ArrayList<>(delay);
+                sorted.sort(null);
+                md.append(String.format(Locale.ROOT, "%nThe step's console: a turn's or a tool's line in the build's log file after the CLI wrote"
+                        + " its event (the event's timestamp in the journal), %d lines of the measured rounds: p50 %d ms, p99 %d ms, max %d ms.%n",
+                        sorted.size(), percentile(sorted, 50), percentile(sorted, 99), sorted.get(sorted.size() - 1)));
+            }
             Map<String, long[]> kinds = requestKinds.get(w);
             if (kinds != null && !kinds.isEmpty()) {
                 md.append("\nCommands on the channel by kind, all measured rounds together (how many, their bytes):\n\n");
@@ -140,6 +157,12 @@ final class Report {
             }
         }
         return md.toString();
+    }
+
+    /** The nearest-rank percentile of sorted values. */
+    static long percentile(List<Long> sorted, int p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.size());
+        return sorted.get(Math.max(0, rank - 1));
     }
 
     private static String joined(List<Round> row, ToDoubleFunction<Round> value, java.util.function.DoubleFunction<String> format) {
