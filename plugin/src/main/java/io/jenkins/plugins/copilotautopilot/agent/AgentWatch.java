@@ -13,7 +13,7 @@ import java.util.logging.Logger;
 import org.jenkinsci.plugins.workflow.FilePathUtils;
 
 /**
- * The checks of one {@link AgentSession} on its agent: that durable-task's watch runs on the agent's current channel
+ * The checks of one {@link AgentSession} on its agent: that its follower there ({@link FollowCallable}) runs on the agent's current channel
  * (started again when the agent reconnected, or when it stopped handing over), that the control folder is there, that
  * the launch script started and its watchdog's heartbeat is fresh. A check runs on {@link AgentCalls#pool()}, bounded in
  * time, one at a time per session, when the session has not been heard from for a while; without a watch it reads the
@@ -29,7 +29,7 @@ final class AgentWatch {
     private static final Logger LOGGER = Logger.getLogger(AgentWatch.class.getName());
     /** How long the launch script may take to start (durable-task starts it with {@code nohup}). */
     static long NEVER_STARTED_MILLIS = Long.getLong(AgentSession.class.getName() + ".neverStartedMillis", 60_000);
-    /** False: read the session at each check instead of having durable-task push it (as {@code sh} without watching). */
+    /** False: read the session at each check instead of having the agent push it (as {@code sh} without watching). */
     static final boolean WATCH = !Boolean.getBoolean(AgentSession.class.getName() + ".poll");
 
     private final AgentSession session;
@@ -164,30 +164,16 @@ final class AgentWatch {
     private void watch(FilePath taskWorkspace) throws IOException, InterruptedException {
         AgentSession.Positions from = session.next();
         VirtualChannel channel = taskWorkspace.getChannel();
-        // no watch ran on the folder of a session launched just now: durable-task starts at the beginning of the log
-        boolean atTheBeginning = neverWatched && from.output() == 0;
         neverWatched = false;
-        if (!atTheBeginning) {
-            try {
-                new FilePath(channel, where.controlFolder).act(new WatchFromCallable(from.output()));
-            } catch (IOException e) {
-                // the watch may still read its own place; if it cannot, the checks notice and read the session instead
-                LOGGER.log(Level.FINE, "could not set the watch's place in the log of " + where.controlFolder, e);
-            }
-        }
         WatchInbox mine = new WatchInbox();
         inbox = mine;
         SessionInbox exported = channel.export(SessionInbox.class, mine);
         RemoteOutputStream chunks = new RemoteOutputStream(new ChunkStream(mine::deliver));
-        try {
-            where.controller.watch(taskWorkspace, new EventsHandler(exported, chunks, where.controlFolder, where.logFile,
-                    where.taskWorkspace, AgentStops.controlParent(taskWorkspace), AgentSession.CHUNK_BYTES, from.output(),
-                    from.stderr(), from.usage(), owner.keptStateLimitBytes(), AgentSession.HOLD_MILLIS, AgentSession.CHECK_MILLIS / 2),
-                    owner.listener());
-            watchedChannel = channel;
-        } catch (UnsupportedOperationException e) {
-            readFromNowOn();
-        }
+        taskWorkspace.act(new FollowCallable(where.controller, new EventsHandler(exported, chunks, where.controlFolder, where.logFile,
+                where.resultFile, where.taskWorkspace, AgentStops.controlParent(taskWorkspace), AgentSession.CHUNK_BYTES, from.output(),
+                from.stderr(), from.usage(), owner.keptStateLimitBytes(), AgentSession.HOLD_MILLIS, AgentSession.CHECK_MILLIS / 2),
+                owner.listener()));
+        watchedChannel = channel;
     }
 
     private void readFromNowOn() {
@@ -198,7 +184,7 @@ final class AgentWatch {
     /** The watch handed over nothing of what was there: start it again, and after that once more, read instead. */
     private void watchAgainOrRead(FilePath taskWorkspace) throws IOException, InterruptedException {
         if (watchRestarted) {
-            LOGGER.log(Level.INFO, "durable-task''s watch of {0} on {1} hands nothing over; reading the session instead",
+            LOGGER.log(Level.INFO, "the follower of {0} on {1} hands nothing over; reading the session instead",
                     new Object[] {where.controlFolder, where.displayNode()});
             readFromNowOn();
             pollOnce(taskWorkspace);

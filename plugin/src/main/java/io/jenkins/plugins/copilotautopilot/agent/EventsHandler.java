@@ -9,7 +9,6 @@ import io.jenkins.plugins.copilotautopilot.core.process.LocalCliSession;
 import io.jenkins.plugins.copilotautopilot.core.process.ControlFolderReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.util.Timer;
-import org.jenkinsci.plugins.durabletask.Handler;
+import hudson.FilePath;
+import hudson.model.TaskListener;
+import org.jenkinsci.plugins.durabletask.Controller;
 
 /**
  * On the agent: hands the controller what the session wrote — the new part of the task's log (the CLI's events), its
@@ -34,16 +35,24 @@ import org.jenkinsci.plugins.durabletask.Handler;
  * heartbeat is fresh — so that the controller need not ask the agent ({@link AgentWatch} checks a session it has not
  * heard from for that long).
  *
- * <p>durable-task's watch calls {@link #output} when the log grows: that is the signal, while the bytes are read here
- * from the log file at the position the controller asked for, so that every chunk says truly where it starts (a
- * second watch, or one set up again after a reconnection, cannot shift them). Between growths, a look of its own every
+ * <p>It follows the session itself ({@link #follow}, started by {@link FollowCallable}): the log's and durable-task's
+ * result file's sizes every {@link #ACTIVE_TICK_MILLIS} while the session writes and every {@link #QUIET_TICK_MILLIS}
+ * once it is quiet, the log's new bytes read from where the controller has it, so that every chunk says truly where it
+ * starts (a second follower, or one set up again after a reconnection, cannot shift them). Beside that, a look every
  * {@link #LOOK_MILLIS} hands over what was held and the errors, usage records and approval requests the CLI writes
  * while its log is quiet (a model call's record comes about a second after the call, often while a tool runs silently,
- * and a budget is enforced on it).
+ * and a budget is enforced on it). durable-task still says when the task has exited (its own checks of its wrapper's
+ * heartbeat included, asked every few seconds) and cleans up after it.
  */
-final class EventsHandler extends Handler {
+final class EventsHandler implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     private static final Logger LOGGER = Logger.getLogger(EventsHandler.class.getName());
+    /** How often the follower looks at the log's and the result file's sizes while the session writes. */
+    static final long ACTIVE_TICK_MILLIS = 100;
+    /** How often it does when the session has been quiet for {@link #QUIET_MILLIS}. */
+    static final long QUIET_TICK_MILLIS = 250;
+    /** How often durable-task is asked for the task's exit status while its result file is empty (its heartbeat checks). */
+    static final long STATUS_MILLIS = 5_000;
     /** How often the handler looks at the session while the log does not grow, and it wrote in the last {@link #QUIET_MILLIS}. */
     static final long LOOK_MILLIS = Long.getLong(EventsHandler.class.getName() + ".lookMillis", 250);
     /** After this long without anything new, the handler looks only every {@link #QUIET_LOOK_MILLIS}. */
@@ -61,6 +70,8 @@ final class EventsHandler extends Handler {
     private final RemoteOutputStream chunks;
     private final String controlFolder;
     private final String logFile;
+    /** durable-task's result file of the task: not empty once it has exited. */
+    private final String resultFile;
     /** The session's launch folder and the folder its control folder is in: deleted here once the controller has the end. */
     private final String launchFolder;
     private final String controlParent;
@@ -77,6 +88,12 @@ final class EventsHandler extends Handler {
     private transient long lastNewsNanos;
     private transient long lastLookNanos;
     private transient ScheduledFuture<?> look;
+    private transient Controller controller;
+    private transient FilePath taskWorkspace;
+    private transient TaskListener listener;
+    /** The log's length at the last tick. */
+    private transient long seenLogLength;
+    private transient long lastStatusNanos;
     private transient boolean ended;
     /** The open approval requests last handed over (null: none yet), and when. */
     private transient java.util.Set<String> approvalsHandedOver;
@@ -90,7 +107,7 @@ final class EventsHandler extends Handler {
      * @param stderrOffset how much of the CLI's errors the controller has
      * @param usageOffset  how much of the CLI's session state the controller has read
      */
-    EventsHandler(SessionInbox inbox, RemoteOutputStream chunks, String controlFolder, String logFile, String launchFolder, String controlParent,
+    EventsHandler(SessionInbox inbox, RemoteOutputStream chunks, String controlFolder, String logFile, String resultFile, String launchFolder, String controlParent,
                   int maxBytes, long outputOffset, long stderrOffset, long usageOffset, long keptSessionLimit, long holdMillis, long keepaliveMillis) {
         this.keptSessionLimit = keptSessionLimit;
         this.holdMillis = holdMillis;
@@ -99,6 +116,7 @@ final class EventsHandler extends Handler {
         this.chunks = chunks;
         this.controlFolder = controlFolder;
         this.logFile = logFile;
+        this.resultFile = resultFile;
         this.launchFolder = launchFolder;
         this.controlParent = controlParent;
         this.maxBytes = maxBytes;
@@ -107,42 +125,74 @@ final class EventsHandler extends Handler {
         this.usageOffset = usageOffset;
     }
 
-    @Override
-    public synchronized void output(InputStream stream) throws Exception {
-        stream.transferTo(java.io.OutputStream.nullOutputStream()); // the watch's own position follows the log; the bytes are read below
-        if (look == null && !ended) {
-            look = Timer.get().scheduleWithFixedDelay(this::look, LOOK_MILLIS, LOOK_MILLIS, TimeUnit.MILLISECONDS);
+    /** Starts following the session on this agent, on {@link Timer}: durable-task's task in {@code taskWorkspace}. */
+    synchronized void follow(Controller controller, FilePath taskWorkspace, TaskListener listener) {
+        this.controller = controller;
+        this.taskWorkspace = taskWorkspace;
+        this.listener = listener;
+        seenLogLength = outputOffset;
+        lastNewsNanos = System.nanoTime(); // a session launched just now writes soon: looked at often at first
+        lastStatusNanos = lastNewsNanos - TimeUnit.MILLISECONDS.toNanos(STATUS_MILLIS);
+        schedule(0);
+    }
+
+    private void schedule(long delayMillis) {
+        look = Timer.get().schedule(this::tick, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * One look at the sizes: the task's exit first, as durable-task's watch does (what the log holds by then is read
+     * by the end), then the log's growth, then the rest when a look is due.
+     */
+    private synchronized void tick() {
+        if (ended) {
+            return;
         }
-        if (!ended) {
-            lastNewsNanos = System.nanoTime();
-            handOverWhatIsDue();
+        try {
+            long now = System.nanoTime();
+            if (new File(resultFile).length() > 0 || now - lastStatusNanos >= TimeUnit.MILLISECONDS.toNanos(STATUS_MILLIS)) {
+                lastStatusNanos = now;
+                Integer code = controller.exitStatus(taskWorkspace, null, listener);
+                if (code != null) {
+                    exited(code);
+                    controller.cleanup(taskWorkspace);
+                    return;
+                }
+            }
+            long length = new File(logFile).length();
+            if (length > seenLogLength) {
+                seenLogLength = length;
+                lastNewsNanos = now;
+                handOverWhatIsDue();
+            }
+            look(now);
+            if (!ended) {
+                schedule(now - lastNewsNanos < TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS) ? ACTIVE_TICK_MILLIS : QUIET_TICK_MILLIS);
+            }
+        } catch (Exception e) {
+            // the controller is gone or the channel closed: this follower gives up, and a new one is set up on reconnection
+            LOGGER.log(Level.FINE, "stopped following " + controlFolder, e);
+            stopLooking();
         }
     }
 
     /**
-     * What is new since the last hand-over: the log between growths the watch reported, errors, usage records, approval
-     * requests; what was held. A session quiet for a while is looked at less often (nothing is held then).
+     * What is new since the last hand-over, when a look is due: errors, usage records, approval requests, what was held.
+     * A session quiet for a while is looked at less often (nothing is held then).
      */
-    private synchronized void look() {
-        long now = System.nanoTime();
-        if (ended || now - lastNewsNanos >= TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS) && (timing == null || timing.heldMillis(now) == 0)
-                && now - lastLookNanos < TimeUnit.MILLISECONDS.toNanos(QUIET_LOOK_MILLIS)) {
+    private void look(long now) throws IOException {
+        boolean quiet = now - lastNewsNanos >= TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS) && (timing == null || timing.heldMillis(now) == 0);
+        if (now - lastLookNanos < TimeUnit.MILLISECONDS.toNanos(quiet ? QUIET_LOOK_MILLIS : LOOK_MILLIS)) {
             return;
         }
         lastLookNanos = now;
-        try {
-            if (!Files.isDirectory(Path.of(controlFolder))) {
-                stopLooking();
-                return;
-            }
-            handOverWhatIsDue();
-            if (System.nanoTime() - lastChunkNanos >= TimeUnit.MILLISECONDS.toNanos(keepaliveMillis) && heartbeatIsFresh()) {
-                write(new SessionChunk(outputOffset, SessionChunk.NONE, stderrOffset, SessionChunk.NONE, usageOffset, SessionChunk.NONE, 0));
-            }
-        } catch (Exception e) {
-            // the controller is gone or the channel closed: the watch gives up too, and a new one is set up on reconnection
-            LOGGER.log(Level.FINE, "stopped looking at " + controlFolder, e);
-            stopLooking();
+        if (!Files.isDirectory(Path.of(controlFolder))) {
+            stopLooking(); // gone: the controller's checks say so
+            return;
+        }
+        handOverWhatIsDue();
+        if (System.nanoTime() - lastChunkNanos >= TimeUnit.MILLISECONDS.toNanos(keepaliveMillis) && heartbeatIsFresh()) {
+            write(new SessionChunk(outputOffset, SessionChunk.NONE, stderrOffset, SessionChunk.NONE, usageOffset, SessionChunk.NONE, 0));
         }
     }
 
@@ -196,8 +246,7 @@ final class EventsHandler extends Handler {
         }
     }
 
-    @Override
-    public synchronized void exited(int code, byte[] output) throws Exception {
+    private void exited(int code) throws Exception {
         stopLooking();
         SessionChunk last = next();
         while (last.output.length == maxBytes || last.stderr.length == maxBytes || last.usageConsumed > 0) {

@@ -254,8 +254,7 @@ class AgentFailureTest {
         FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn);
         WorkflowRun b = TestPipelines.create(j, "node('" + name + "') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
         j.waitForMessage("[copilot] Turn 1", b);
-        Path lastLocation = controlFolderOf(fake).resolve("last-location.txt");
-        waitFor(() -> Files.exists(lastLocation), Duration.ofSeconds(30)); // written before the watch starts, then by it
+        Path lastLocation = controlFolderOf(fake).resolve("last-location.txt"); // durable-task's place in the log, which its watch kept
 
         agent.killJvm();
         j.waitForMessage("it keeps running on the agent, waiting to reconnect.", b);
@@ -274,9 +273,10 @@ class AgentFailureTest {
     }
 
     @Test
-    void aWatchPlaceLeftEmptyByAKilledAgentIsWrittenAgainAndTheWatchGoesOn() throws Exception {
-        // an agent JVM that dies (or restarts itself on a lost connection) while durable-task rewrites its place in the
-        // log leaves the file empty: every watch started after that gives up at once, unable to read a number
+    void aWatchPlaceLeftEmptyByAKilledAgentDoesNotStopTheFollower() throws Exception {
+        // an agent JVM that dies (or restarts itself on a lost connection) while durable-task rewrites its watch's place
+        // in the log leaves the file empty: a watch of durable-task started after that gives up at once, unable to read
+        // a number; the follower reads the log from where the controller has it, and goes on
         try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
                 .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
             killedAndBackWith("emptied", file -> {
@@ -291,24 +291,67 @@ class AgentFailureTest {
     }
 
     @Test
-    void aWatchThatCannotRunIsReplacedByReadingTheSession() throws Exception {
-        // a place in the log that can be neither read nor written (a folder where the file was): no watch can run, so
-        // once the exit status is there without being handed over, and a watch started again did not help, the
-        // session is read instead, as sh falls back to reading when its watch does not report the end; with an
-        // approvals folder, as approveTools leaves one: the checks hand its requests over, which is no sign of a watch
+    void aFollowerThatCannotRunIsReplacedByReadingTheSession() throws Exception {
+        // every timer thread of the agent JVM held by other work: the follower looks no more, so once the log is ahead
+        // of what was handed over at two checks, and a follower started again did not help either, the session is read
+        // instead, as sh falls back to reading when its watch does not report; with an approvals folder, as
+        // approveTools leaves one: the checks hand its requests over, which is no sign of a follower
         AgentSession.CHECK_MILLIS = 2_000;
         try (org.jvnet.hudson.test.LogRecorder watchLog = new org.jvnet.hudson.test.LogRecorder()
                 .record("io.jenkins.plugins.copilotautopilot.agent.AgentWatch", java.util.logging.Level.INFO).capture(20)) {
-            killedAndBackWith("blocked", file -> {
-                try {
-                    Files.createDirectories(file.resolveSibling(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.APPROVALS));
-                    Files.delete(file);
-                    Files.createDirectories(file.resolve("in-the-way"));
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            AgentJvm.add(j, "busy", tmp.resolve("agent"));
+            Path goOn = tmp.resolve("go-on");
+            Path release = tmp.resolve("release");
+            FakeCopilot fake = FakeCopilot.in(tmp).replaying("cli-happy").pausingAfterTheFirstTurnUntil(goOn);
+            WorkflowRun b = TestPipelines.create(j, "node('busy') { " + step(fake.write()) + " }").scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[copilot] Turn 1", b);
+            Files.createDirectories(controlFolderOf(fake).resolve(io.jenkins.plugins.copilotautopilot.core.launch.ControlFolder.APPROVALS));
+            try {
+                j.jenkins.getComputer("busy").getChannel().call(new HoldTheTimer(release.toString()));
+                Files.createFile(goOn);
+                j.waitForCompletion(b);
+            } finally {
+                Files.createFile(release);
+            }
+
+            j.assertBuildStatus(Result.SUCCESS, b);
+            j.assertLogContains("[copilot] COMPLETED: The agent called task_complete after 2 turns.", b);
+            for (String line : new String[] {"[copilot] Turn 1", "[copilot] Turn 2", "> bash:", "< bash ok", "[copilot] COMPLETED"}) {
+                assertEquals(1, count(b, line), line);
+            }
+            SessionFolders.assertNoSessionFolderLeft(j, b);
             assertThat(watchLog.getMessages().toString(), containsString("hands nothing over; reading the session instead"));
+        }
+    }
+
+    /** On the agent: holds every thread of jenkins.util.Timer until {@code release} exists (or five minutes passed). */
+    private static final class HoldTheTimer extends jenkins.security.MasterToSlaveCallable<Void, Exception> {
+        private static final long serialVersionUID = 1L;
+        /** jenkins.util.Timer's pool size. */
+        private static final int THREADS = 10;
+        private final String release;
+
+        HoldTheTimer(String release) {
+            this.release = release;
+        }
+
+        @Override
+        public Void call() throws Exception {
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(THREADS);
+            for (int i = 0; i < THREADS; i++) {
+                jenkins.util.Timer.get().submit(() -> {
+                    held.countDown();
+                    long until = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+                    while (!Files.exists(Path.of(release)) && System.nanoTime() < until) {
+                        Thread.sleep(20);
+                    }
+                    return null;
+                });
+            }
+            if (!held.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("only " + (THREADS - held.getCount()) + " of the agent's timer threads could be held");
+            }
+            return null;
         }
     }
 
