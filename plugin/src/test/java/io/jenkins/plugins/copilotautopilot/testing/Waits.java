@@ -14,20 +14,30 @@ public final class Waits {
     }
 
     public static void waitFor(BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        assertTrue(condition.getAsBoolean(), "not within " + timeout);
+        assertTrue(held(condition, timeout), "not within " + timeout);
     }
 
     /** As {@link #waitFor(BooleanSupplier, Duration)}, saying what the build's console holds when it fails. */
     public static void waitFor(BooleanSupplier condition, Duration timeout, Run<?, ?> b) throws Exception {
+        assertTrue(held(condition, timeout), () -> "not within " + timeout + "; the console:\n" + String.join("\n", log(b)));
+    }
+
+    /**
+     * Whether the condition held at one of the looks within the time given. Not asked again once it held: a condition
+     * that may stop holding (no process left with a session's marker, while a script that spawns some is ending) would
+     * otherwise fail the wait with a false "not within".
+     */
+    private static boolean held(BooleanSupplier condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+        while (true) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
             Thread.sleep(100);
         }
-        assertTrue(condition.getAsBoolean(), () -> "not within " + timeout + "; the console:\n" + String.join("\n", log(b)));
     }
 
     private static List<String> log(Run<?, ?> b) {

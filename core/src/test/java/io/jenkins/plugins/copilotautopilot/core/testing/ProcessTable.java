@@ -17,6 +17,14 @@ public final class ProcessTable {
 
     /** Live processes (other than zombies) that carry the run marker, described for an assertion message. */
     public static List<String> survivorsOf(String runId) {
+        // two looks, their processes together: one look reads /proc entry by entry, so a short-lived process that ends
+        // after the listing while the next one starts after it (a script's sleeps one after another) is missed by it
+        java.util.Set<String> found = new java.util.LinkedHashSet<>(lookFor(runId));
+        found.addAll(lookFor(runId));
+        return new java.util.ArrayList<>(found);
+    }
+
+    private static List<String> lookFor(String runId) {
         String entry = CliCommand.RUN_MARKER_VARIABLE + "=" + runId;
         List<String> survivors = new java.util.ArrayList<>();
         java.io.File[] entries = new java.io.File("/proc").listFiles();
