@@ -73,9 +73,12 @@ owner=
 hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
 
 # a second's sleep that a TERM to the (sub)shell taking it ends at once, sleep and all (with nap_ends as its trap): what
-# beats for the session leaves no process behind when it is stopped
+# beats for the session leaves no process behind when it is stopped. A TERM that comes after the sleep has started but
+# before its pid is noted (the trap runs between the two) still finds it: $! is no longer what it was before the nap.
 napping=
 nap() {
+  before=$!
+  napping=starting
   sleep 1 &
   napping=$!
   wait "$napping"
@@ -83,7 +86,11 @@ nap() {
 }
 # shellcheck disable=SC2317 # run as a trap
 nap_ends() {
-  [ -z "$napping" ] || kill "$napping" 2>/dev/null
+  case $napping in
+    '') ;;
+    starting) [ "$!" = "$before" ] || kill "$!" 2>/dev/null ;;
+    *) kill "$napping" 2>/dev/null ;;
+  esac
   exit 0
 }
 
