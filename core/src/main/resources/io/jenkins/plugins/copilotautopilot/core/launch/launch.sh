@@ -75,6 +75,8 @@ hand_over() { [ -z "$owner" ] || chown -hR "$owner" "$c" 2>/dev/null || true; }
 # a second's sleep that a TERM to the (sub)shell taking it ends at once, sleep and all (with nap_ends as its trap): what
 # beats for the session leaves no process behind when it is stopped. A TERM that comes after the sleep has started but
 # before its pid is noted (the trap runs between the two) still finds it: $! is no longer what it was before the nap.
+# The trap waits for the sleep to be gone: on a busy machine a killed process may not have ended yet, and a TERM that
+# reaches the sleep before it has become sleep (still the shell's copy, with its handler) is lost, so it sleeps its second.
 napping=
 nap() {
   before=$!
@@ -88,8 +90,8 @@ nap() {
 nap_ends() {
   case $napping in
     '') ;;
-    starting) [ "$!" = "$before" ] || kill "$!" 2>/dev/null ;;
-    *) kill "$napping" 2>/dev/null ;;
+    starting) [ "$!" = "$before" ] || { kill "$!" 2>/dev/null; wait "$!"; } ;;
+    *) kill "$napping" 2>/dev/null; wait "$napping" ;;
   esac
   exit 0
 }
